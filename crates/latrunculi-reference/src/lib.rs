@@ -1,0 +1,1 @@
+//! Reference engine (work in progress).

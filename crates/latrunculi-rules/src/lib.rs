@@ -1,0 +1,16 @@
+//! # latrunculi-rules
+//!
+//! The rules engine for every Ludus Latrunculorum reconstruction in RULES.md: rulesets
+//! read from TOML ([`Ruleset`]), a fast position type ([`Position`]) with legal move
+//! generation, move application, results and a 64-bit hash, and the notation of
+//! RULES.md §2 for moves, positions and game records.
+//!
+//! This crate has no heavy dependencies (no burn) so that it builds and tests in seconds.
+
+#![warn(missing_docs)]
+
+pub mod ruleset;
+pub mod types;
+
+pub use ruleset::{Rules, Ruleset, RulesetError};
+pub use types::{Color, Move, MoveKind, Outcome, Piece, PieceKind, Reason, Square};

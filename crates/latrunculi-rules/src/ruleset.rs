@@ -1,0 +1,914 @@
+//! Rulesets: every reconstruction of RULES.md §3 as a set of parameters, read from TOML.
+//!
+//! A [`Ruleset`] is the whole description (id, source, board, setup and the rule
+//! parameters). The parameters the engine consults while playing are the `Copy` struct
+//! [`Rules`], which every [`crate::Position`] carries by value.
+//!
+//! Every table and key is optional except `id`; defaults are those of the plainest game
+//! (rook moves, orthogonal custodial capture by any piece, no Dux rules). Unknown keys,
+//! wrong types and impossible boards are errors that name the file and the key.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::types::{Color, MAX_SIDE, PieceKind, Square};
+
+/// The built-in rulesets, embedded from `configs/rulesets/` at compile time.
+pub const BUILTIN: [(&str, &str); 12] = [
+    ("kowalski", include_str!("../../../configs/rulesets/kowalski.toml")),
+    ("kowalski-parcae", include_str!("../../../configs/rulesets/kowalski-parcae.toml")),
+    ("classical", include_str!("../../../configs/rulesets/classical.toml")),
+    ("xxi", include_str!("../../../configs/rulesets/xxi.toml")),
+    ("single-stone-xxi", include_str!("../../../configs/rulesets/single-stone-xxi.toml")),
+    ("petteia-xxi", include_str!("../../../configs/rulesets/petteia-xxi.toml")),
+    ("common", include_str!("../../../configs/rulesets/common.toml")),
+    ("back-rank", include_str!("../../../configs/rulesets/back-rank.toml")),
+    ("savard", include_str!("../../../configs/rulesets/savard.toml")),
+    ("falkener", include_str!("../../../configs/rulesets/falkener.toml")),
+    ("bell", include_str!("../../../configs/rulesets/bell.toml")),
+    ("schadler", include_str!("../../../configs/rulesets/schadler.toml")),
+];
+
+/// Errors in finding, reading or validating a ruleset.
+#[derive(Debug, thiserror::Error)]
+pub enum RulesetError {
+    /// No built-in ruleset has this id and no such file exists.
+    #[error("unknown ruleset '{id}' (known: {known}); or give a path to a .toml file")]
+    UnknownId {
+        /// The id asked for.
+        id: String,
+        /// The known ids, comma-separated.
+        known: String,
+    },
+    /// The file could not be read.
+    #[error("cannot read ruleset file {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The TOML is malformed, has an unknown key or a value of the wrong type.
+    #[error("{origin}: {message}")]
+    Parse {
+        /// File name or `builtin:<id>`.
+        origin: String,
+        /// The TOML error, with line and column.
+        message: String,
+    },
+    /// The parameters are individually fine but do not make a playable game.
+    #[error("{origin}: {message}")]
+    Invalid {
+        /// File name or `builtin:<id>`.
+        origin: String,
+        /// What is wrong, naming the key.
+        message: String,
+    },
+}
+
+/// How soldiers move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SoldierMove {
+    /// Any number of empty squares along a line (a rook move); no jumping.
+    Slide,
+    /// One square to an empty neighbour.
+    Step,
+    /// One square forward or sideways, never backward (Savard's men).
+    StepForwardSideways,
+}
+
+/// How the Dux moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DuxMove {
+    /// Any number of empty squares along a line.
+    Slide,
+    /// One square to an empty neighbour.
+    Step,
+}
+
+/// Which pieces a hop may pass over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HopOver {
+    /// Any piece, own or enemy (trapped pieces included).
+    Any,
+    /// Enemy pieces only.
+    Enemy,
+}
+
+/// Movement parameters (`[movement]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Movement {
+    /// How soldiers move (default `slide`).
+    pub soldier: SoldierMove,
+    /// How the Dux moves (default `slide`).
+    pub dux: DuxMove,
+    /// Steps, slides and hops also go along the 4 diagonals (Falkener). Default false.
+    pub diagonal: bool,
+    /// Soldiers may hop over an adjacent piece to the empty square beyond. Default false.
+    pub soldier_hops: bool,
+    /// The Dux may hop over an adjacent piece to the empty square beyond (RULES.md:
+    /// `dux_jumps`). Default false.
+    pub dux_jumps: bool,
+    /// Hops may chain: several hops in one move, never revisiting a square (the start
+    /// square included); the player may stop after any hop (RULES.md: `hop_chain`).
+    pub hop_chain: bool,
+    /// Which pieces may be hopped over (default `any`).
+    pub hop_over: HopOver,
+    /// No piece may hop over a Dux of either side (Savard's option). Default false.
+    pub no_jump_over_dux: bool,
+    /// Schädler's rule 7: a piece may end a move between two enemy pieces on a rank or
+    /// file only if that move traps (or captures) at least one enemy piece. Default false.
+    pub rule7_no_entering_between_enemies: bool,
+}
+
+impl Default for Movement {
+    fn default() -> Movement {
+        Movement {
+            soldier: SoldierMove::Slide,
+            dux: DuxMove::Slide,
+            diagonal: false,
+            soldier_hops: false,
+            dux_jumps: false,
+            hop_chain: false,
+            hop_over: HopOver::Any,
+            no_jump_over_dux: false,
+            rule7_no_entering_between_enemies: false,
+        }
+    }
+}
+
+/// Corner capture of an enemy soldier standing on a corner square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CornerCapture {
+    /// No corner capture.
+    None,
+    /// The mover lands on one of the corner's two orthogonal neighbours while the other
+    /// neighbour holds a capturing piece of the mover.
+    Active,
+    /// After every ply, every enemy soldier on a corner whose on-board orthogonal
+    /// neighbours all hold the mover's pieces is captured, whether or not this ply moved
+    /// next to it (the parcae engine).
+    Passive,
+}
+
+/// How a Dux can be captured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DuxCapture {
+    /// Never.
+    Never,
+    /// When the mover lands next to it and every on-board orthogonal neighbour of the
+    /// Dux holds a piece of the mover (Savard; 2 in a corner, 3 on an edge, 4 inside).
+    Enclosure,
+    /// When the mover lands next to it and all four orthogonal neighbours are on the
+    /// board and hold pieces of the mover (Bell: never on an edge).
+    FourSides,
+}
+
+/// What a custodial flank does to the flanked enemy soldier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CaptureEffect {
+    /// The soldier is removed at once.
+    Remove,
+    /// The soldier becomes trapped (cannot move, cannot trap or capture); it is freed
+    /// when one of its two holders is no longer a free piece of the holding side on its
+    /// square. Removing it costs a later ply (Schädler's removal, or Savard's
+    /// displacement when `capture_by_displacement`).
+    Trap,
+}
+
+/// Capture parameters (`[capture]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Capture {
+    /// Custodial capture: the moved piece (hammer) lands on `s`, an enemy soldier stands
+    /// on `s+d`, a capturing piece of the mover (anvil) on `s+2d`. Default true.
+    pub custodial: bool,
+    /// Custodial capture also along the 4 diagonals (Falkener). Default false.
+    pub diagonal: bool,
+    /// The Dux may act as hammer and anvil (RULES.md: `dux_captures`). Default true.
+    /// When false only soldiers capture (and only soldiers make a move that captures).
+    pub dux_captures: bool,
+    /// Corner capture (default `active`).
+    pub corner: CornerCapture,
+    /// Line capture (`common`): a run `s+d … s+kd` (k ≥ 1) of enemy soldiers closed by a
+    /// capturing piece of the mover on `s+(k+1)d` is captured whole; a run reaching an
+    /// enemy Dux captures nothing. Replaces plain custodial capture when set.
+    pub line: bool,
+    /// XXI rules 13a/13b, push and crush (along the direction of travel). Default false.
+    pub push_and_crush: bool,
+    /// XXI rule 14, flank attack (along the direction of travel). Default false.
+    pub flank: bool,
+    /// XXI rule 15, phalanx attack (along the direction of travel). Default false.
+    pub phalanx: bool,
+    /// Savard's enclosure: an enemy piece next to the landing square whose every
+    /// on-board orthogonal neighbour holds a piece of the mover (any piece, Dux
+    /// included) is captured; a soldier so captured needs no other rule. Default false.
+    pub enclosure: bool,
+    /// How a Dux may be captured (default `never`).
+    pub dux: DuxCapture,
+    /// What custodial and corner flanks do (default `remove`).
+    pub effect: CaptureEffect,
+    /// The side to move may spend its ply removing one trapped enemy piece (Schädler).
+    /// Default false.
+    pub removal_move: bool,
+    /// Savard's option: flanking only traps an enemy man (use with `effect = "trap"`);
+    /// a trapped enemy man is captured by stepping onto it (RULES.md:
+    /// `capture_by_displacement`). Default false.
+    pub capture_by_displacement: bool,
+}
+
+impl Default for Capture {
+    fn default() -> Capture {
+        Capture {
+            custodial: true,
+            diagonal: false,
+            dux_captures: true,
+            corner: CornerCapture::Active,
+            line: false,
+            push_and_crush: false,
+            flank: false,
+            phalanx: false,
+            enclosure: false,
+            dux: DuxCapture::Never,
+            effect: CaptureEffect::Remove,
+            removal_move: false,
+            capture_by_displacement: false,
+        }
+    }
+}
+
+/// Latrunculi XXI's movement limits (`[combat]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct Combat {
+    /// Rules 10–12: a soldier that is the sole attacker of at least one orthogonally
+    /// adjacent enemy piece may make only offensive plies. Default false.
+    pub locked_soldiers: bool,
+    /// Rules 16–18: the Dux's moves are limited by the pieces around it. Default false.
+    pub dux_limits: bool,
+}
+
+/// When a Dux counts as immobilised for the win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Immobilization {
+    /// Immobilisation does not end the game.
+    Off,
+    /// No orthogonal neighbour is an empty on-board square, whoever blocks it.
+    AnyBlockers,
+    /// Every on-board orthogonal neighbour holds a piece of the Dux's enemy (parcae).
+    EnemyOnly,
+}
+
+/// What happens when a ply leaves the mover's own Dux immobilised (after its captures).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SelfImmobilization {
+    /// Such a ply is not legal.
+    Illegal,
+    /// Such a ply loses (unless it also immobilises the enemy Dux: see
+    /// [`End::both_immobilized_mover_wins`]).
+    Loses,
+    /// Nothing happens.
+    Allowed,
+}
+
+/// What the side to move having no legal ply means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NoMoves {
+    /// It loses (`stalemate`).
+    Loses,
+    /// The side with more pieces wins (`material`); equal is a draw (`stalemate`).
+    Material,
+}
+
+/// What the no-capture limit leads to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LimitResult {
+    /// A draw (`no-capture-limit`).
+    Draw,
+    /// The side with more pieces wins (`material`); equal is a draw (`no-capture-limit`).
+    Material,
+}
+
+/// What a repeated position does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Repetition {
+    /// Nothing.
+    Off,
+    /// The ply that creates the n-th occurrence draws (`repetition`).
+    Draw,
+    /// The ply that creates the n-th occurrence loses for the mover (`repetition`).
+    MoverLoses,
+    /// A ply that would create the n-th occurrence is not legal.
+    Illegal,
+}
+
+/// End-of-game parameters (`[end]`). After each legal ply the engine checks, in order:
+/// Dux captured, immobilisation, bare/annihilated, repetition, no-capture limit, no
+/// legal move for the side to move, then the experiment's ply cap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct End {
+    /// Immobilising the enemy Dux wins for the mover (`immobilized`). Default `any-blockers`.
+    pub dux_immobilized: Immobilization,
+    /// A ply leaving the mover's own Dux immobilised (RULES.md: `self_immobilization`).
+    /// Default `illegal`. Uses the `dux_immobilized` definition of immobilised.
+    pub self_immobilization: SelfImmobilization,
+    /// With `self_immobilization = "loses"`: a ply that immobilises both Duxes wins for
+    /// the mover (true, default) or loses (false).
+    pub both_immobilized_mover_wins: bool,
+    /// A side whose soldiers number at most this many after the opponent's ply loses
+    /// (`bare` when the side has a Dux in the setup, `annihilated` otherwise). `-1`
+    /// switches the rule off. Default 0.
+    pub lose_at_soldiers: i32,
+    /// Capturing the enemy Dux wins (`dux-captured`) (RULES.md: `win_by_dux_capture`).
+    /// Default true; when false a captured Dux is simply removed.
+    pub win_by_dux_capture: bool,
+    /// The side to move with no legal ply (default `loses`).
+    pub no_moves: NoMoves,
+    /// Plies (both players' counted) without a capture after which the game ends; 0 is
+    /// no limit. Placement plies do not count. Default 0.
+    pub no_capture_limit: u32,
+    /// What reaching the no-capture limit means (default `draw`).
+    pub no_capture_result: LimitResult,
+    /// What repeating a position does (default `off`).
+    pub repetition: Repetition,
+    /// Which occurrence of a position triggers `repetition` (default 3).
+    pub repetition_count: u32,
+    /// Check "no legal ply" before bare/annihilated (the parcae engine's order).
+    /// Default false.
+    pub stalemate_before_bare: bool,
+}
+
+impl Default for End {
+    fn default() -> End {
+        End {
+            dux_immobilized: Immobilization::AnyBlockers,
+            self_immobilization: SelfImmobilization::Illegal,
+            both_immobilized_mover_wins: true,
+            lose_at_soldiers: 0,
+            win_by_dux_capture: true,
+            no_moves: NoMoves::Loses,
+            no_capture_limit: 0,
+            no_capture_result: LimitResult::Draw,
+            repetition: Repetition::Off,
+            repetition_count: 3,
+            stalemate_before_bare: false,
+        }
+    }
+}
+
+/// How the starting position is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Layout {
+    /// White soldiers fill its first `soldier_ranks` ranks, Black's the mirror ranks at
+    /// the top; an optional Dux replaces or joins them (see `dux_rank`).
+    Ranks,
+    /// Soldiers on the dark squares (`a1` dark) of each side's first `soldier_ranks`
+    /// ranks, as in Canadian checkers (Falkener).
+    Checkers,
+    /// Every piece starts in hand and is placed in a placement phase.
+    InHand,
+    /// Explicit square lists in `white` and `black`.
+    Squares,
+}
+
+/// Which file the White Dux stands on, 0-based, for a board `W` files wide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DuxFile {
+    /// File index `W/2 − 1` (`f` on 12 files).
+    LeftCentre,
+    /// File index `W/2` (`g` on 12 files, `f` on 10).
+    RightCentre,
+}
+
+/// Where Black's Dux stands relative to White's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Symmetry {
+    /// Same file, mirrored rank (`f2` ↔ `f7` on 8 ranks).
+    Mirror,
+    /// Point symmetry through the centre (file `W−1−f`, rank `H−1−r`).
+    Point,
+}
+
+/// The order of placements in a placement phase (RULES.md: `placement`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Placement {
+    /// First player one, then alternately one each.
+    OneEach,
+    /// Alternately two each, first player first.
+    TwoEach,
+    /// First player one, then two each alternately, the first player's last piece alone.
+    OneTwoOne,
+}
+
+/// The starting position (`[setup]`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SetupSpec {
+    /// How the position is made (default `ranks`).
+    pub layout: Layout,
+    /// `ranks` and `checkers`: how many ranks of soldiers each side has (default 1).
+    pub soldier_ranks: u8,
+    /// `ranks`: the rank (1-based, counted from the owner's edge) of the Dux; 0 means
+    /// no Dux. A Dux on a soldier rank replaces the soldier on its square. Default 0.
+    pub dux_rank: u8,
+    /// `ranks`: which file White's Dux takes (default `right-centre`).
+    pub dux_file: DuxFile,
+    /// `ranks`: where Black's Dux stands relative to White's (default `point`).
+    pub black_dux: Symmetry,
+    /// `in-hand`: soldiers each side has in hand (default 0).
+    pub soldiers_in_hand: u8,
+    /// `in-hand`: each side also places one Dux, after all soldiers (default false).
+    pub dux_in_hand: bool,
+    /// `in-hand`: the placement order (default `one-each`).
+    pub placement: Placement,
+    /// `squares`: White's pieces, e.g. `["a1", "b1", "Df2"]` (a `D` prefix marks the Dux).
+    pub white: Vec<String>,
+    /// `squares`: Black's pieces, same form.
+    pub black: Vec<String>,
+}
+
+impl Default for SetupSpec {
+    fn default() -> SetupSpec {
+        SetupSpec {
+            layout: Layout::Ranks,
+            soldier_ranks: 1,
+            dux_rank: 0,
+            dux_file: DuxFile::RightCentre,
+            black_dux: Symmetry::Point,
+            soldiers_in_hand: 0,
+            dux_in_hand: false,
+            placement: Placement::OneEach,
+            white: Vec::new(),
+            black: Vec::new(),
+        }
+    }
+}
+
+/// The game parameters the engine consults during play: small and `Copy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// Files (3..=12).
+    pub width: u8,
+    /// Ranks (3..=12).
+    pub height: u8,
+    /// Who moves first (and places first).
+    pub first_player: Color,
+    /// Whether the setup gives each side a Dux (decides `bare` versus `annihilated`).
+    pub has_dux: bool,
+    /// The placement order, when pieces start in hand.
+    pub placement: Placement,
+    /// Movement parameters.
+    pub movement: Movement,
+    /// Capture parameters.
+    pub capture: Capture,
+    /// XXI movement limits.
+    pub combat: Combat,
+    /// End conditions.
+    pub end: End,
+}
+
+/// A complete ruleset: names, board, setup and rule parameters.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ruleset {
+    /// Short id, e.g. `xxi`.
+    pub id: String,
+    /// Human-readable name.
+    #[serde(default)]
+    pub name: String,
+    /// Where the rules come from (seed documents, RULES.md section).
+    #[serde(default)]
+    pub source: String,
+    /// Files (default 8).
+    #[serde(default = "default_side")]
+    pub width: u8,
+    /// Ranks (default 8).
+    #[serde(default = "default_side")]
+    pub height: u8,
+    /// Board sizes the source allows besides the default, as `WxH` strings (information
+    /// for users; any size 3..=12 can be set).
+    #[serde(default)]
+    pub other_boards: Vec<String>,
+    /// Who moves first (default white).
+    #[serde(default = "default_first")]
+    pub first_player: Color,
+    /// The starting position.
+    #[serde(default)]
+    pub setup: SetupSpec,
+    /// Movement parameters.
+    #[serde(default)]
+    pub movement: Movement,
+    /// Capture parameters.
+    #[serde(default)]
+    pub capture: Capture,
+    /// XXI movement limits.
+    #[serde(default)]
+    pub combat: Combat,
+    /// End conditions.
+    #[serde(default)]
+    pub end: End,
+}
+
+fn default_side() -> u8 {
+    8
+}
+
+fn default_first() -> Color {
+    Color::White
+}
+
+/// One piece of a starting position: colour, kind and square.
+pub type Placed = (Color, PieceKind, Square);
+
+impl Ruleset {
+    /// The ids of the built-in rulesets, in RULES.md order.
+    pub fn builtin_ids() -> impl Iterator<Item = &'static str> {
+        BUILTIN.iter().map(|(id, _)| *id)
+    }
+
+    /// A built-in ruleset by id.
+    pub fn builtin(id: &str) -> Result<Ruleset, RulesetError> {
+        let text = BUILTIN.iter().find(|(i, _)| *i == id).map(|(_, t)| *t).ok_or_else(|| {
+            RulesetError::UnknownId {
+                id: id.to_string(),
+                known: Ruleset::builtin_ids().collect::<Vec<_>>().join(", "),
+            }
+        })?;
+        Ruleset::from_toml_str(text, &format!("builtin:{id}"))
+    }
+
+    /// Every built-in ruleset.
+    pub fn all_builtin() -> Vec<Ruleset> {
+        Ruleset::builtin_ids()
+            .map(|id| Ruleset::builtin(id).expect("built-in rulesets are valid (tested)"))
+            .collect()
+    }
+
+    /// A ruleset by id or path: an existing `.toml` path is read as a file, otherwise
+    /// `configs/rulesets/<id>.toml` under `dir` if given and present, otherwise the
+    /// built-in ruleset of that id.
+    pub fn resolve(name: &str, dir: Option<&Path>) -> Result<Ruleset, RulesetError> {
+        let as_path = Path::new(name);
+        if name.ends_with(".toml") || as_path.is_file() {
+            return Ruleset::from_file(as_path);
+        }
+        if let Some(dir) = dir {
+            let p = dir.join(format!("{name}.toml"));
+            if p.is_file() {
+                return Ruleset::from_file(&p);
+            }
+        }
+        Ruleset::builtin(name)
+    }
+
+    /// Reads and validates a ruleset file.
+    pub fn from_file(path: &Path) -> Result<Ruleset, RulesetError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|source| RulesetError::Io { path: path.to_path_buf(), source })?;
+        Ruleset::from_toml_str(&text, &path.display().to_string())
+    }
+
+    /// Parses and validates TOML text; `origin` names it in errors.
+    pub fn from_toml_str(text: &str, origin: &str) -> Result<Ruleset, RulesetError> {
+        let rs: Ruleset = toml::from_str(text).map_err(|e| RulesetError::Parse {
+            origin: origin.to_string(),
+            message: e.to_string().trim_end().to_string(),
+        })?;
+        rs.validate().map_err(|message| RulesetError::Invalid { origin: origin.to_string(), message })?;
+        Ok(rs)
+    }
+
+    /// The same ruleset on another board (e.g. XXI on 12 × 8), validated.
+    pub fn with_board(&self, width: u8, height: u8) -> Result<Ruleset, RulesetError> {
+        let mut rs = self.clone();
+        rs.width = width;
+        rs.height = height;
+        rs.validate()
+            .map_err(|message| RulesetError::Invalid { origin: format!("{} at {width}x{height}", self.id), message })?;
+        Ok(rs)
+    }
+
+    /// The ruleset as TOML (every parameter written out).
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("a ruleset always serialises")
+    }
+
+    /// A stable 64-bit hash of every parameter (not the id, name or source), for
+    /// telling apart results of differently configured games. Printed as 16 hex digits.
+    pub fn params_hash(&self) -> u64 {
+        let mut clone = self.clone();
+        clone.id.clear();
+        clone.name.clear();
+        clone.source.clear();
+        clone.other_boards.clear();
+        // FNV-1a over the canonical TOML text: stable across runs and platforms.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in clone.to_toml().bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x100_0000_01b3);
+        }
+        h
+    }
+
+    /// The engine parameters.
+    pub fn rules(&self) -> Rules {
+        Rules {
+            width: self.width,
+            height: self.height,
+            first_player: self.first_player,
+            has_dux: self.has_dux(),
+            placement: self.setup.placement,
+            movement: self.movement,
+            capture: self.capture,
+            combat: self.combat,
+            end: self.end,
+        }
+    }
+
+    /// Whether the setup gives the sides a Dux.
+    pub fn has_dux(&self) -> bool {
+        match self.setup.layout {
+            Layout::Ranks => self.setup.dux_rank > 0,
+            Layout::Checkers => false,
+            Layout::InHand => self.setup.dux_in_hand,
+            Layout::Squares => {
+                self.setup.white.iter().chain(&self.setup.black).any(|s| s.starts_with('D'))
+            }
+        }
+    }
+
+    /// Pieces each side starts with in hand: (soldiers, Duxes).
+    pub fn in_hand(&self) -> (u8, u8) {
+        match self.setup.layout {
+            Layout::InHand => (self.setup.soldiers_in_hand, self.setup.dux_in_hand as u8),
+            _ => (0, 0),
+        }
+    }
+
+    /// The pieces on the board at the start (empty for `in-hand`).
+    pub fn initial_pieces(&self) -> Result<Vec<Placed>, String> {
+        let (w, h) = (self.width, self.height);
+        let sq = |f: u8, r: u8| Square::new(f, r).expect("validated board");
+        let mut out = Vec::new();
+        match self.setup.layout {
+            Layout::Ranks => {
+                let s = &self.setup;
+                let dux_white = (s.dux_rank > 0).then(|| {
+                    let f = match s.dux_file {
+                        DuxFile::LeftCentre => w / 2 - 1,
+                        DuxFile::RightCentre => w / 2,
+                    };
+                    sq(f, s.dux_rank - 1)
+                });
+                let dux_black = dux_white.map(|d| match s.black_dux {
+                    Symmetry::Mirror => sq(d.file(), h - 1 - d.rank()),
+                    Symmetry::Point => sq(w - 1 - d.file(), h - 1 - d.rank()),
+                });
+                for (color, dux) in [(Color::White, dux_white), (Color::Black, dux_black)] {
+                    for i in 0..s.soldier_ranks {
+                        let r = if color == Color::White { i } else { h - 1 - i };
+                        for f in 0..w {
+                            if Some(sq(f, r)) != dux {
+                                out.push((color, PieceKind::Soldier, sq(f, r)));
+                            }
+                        }
+                    }
+                    if let Some(d) = dux {
+                        out.push((color, PieceKind::Dux, d));
+                    }
+                }
+            }
+            Layout::Checkers => {
+                for i in 0..self.setup.soldier_ranks {
+                    for f in 0..w {
+                        let (rw, rb) = (i, h - 1 - i);
+                        if (f + rw) % 2 == 0 {
+                            out.push((Color::White, PieceKind::Soldier, sq(f, rw)));
+                        }
+                        if (f + rb) % 2 == 0 {
+                            out.push((Color::Black, PieceKind::Soldier, sq(f, rb)));
+                        }
+                    }
+                }
+            }
+            Layout::InHand => {}
+            Layout::Squares => {
+                for (color, list) in [(Color::White, &self.setup.white), (Color::Black, &self.setup.black)] {
+                    for item in list {
+                        let (kind, name) = match item.strip_prefix('D') {
+                            Some(rest) => (PieceKind::Dux, rest),
+                            None => (PieceKind::Soldier, item.as_str()),
+                        };
+                        let s: Square = name
+                            .parse()
+                            .map_err(|e| format!("setup.{}: {e}", color.name()))?;
+                        if s.file() >= w || s.rank() >= h {
+                            return Err(format!("setup.{}: {s} is off the {w}x{h} board", color.name()));
+                        }
+                        out.push((color, kind, s));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Checks that the parameters make a playable game; the message names the key.
+    pub fn validate(&self) -> Result<(), String> {
+        let (w, h) = (self.width, self.height);
+        if !(3..=MAX_SIDE).contains(&w) || !(3..=MAX_SIDE).contains(&h) {
+            return Err(format!("board {w}x{h} is impossible: width and height must be 3 to {MAX_SIDE}"));
+        }
+        if self.id.trim().is_empty() {
+            return Err("id must not be empty".into());
+        }
+        let s = &self.setup;
+        match s.layout {
+            Layout::Ranks | Layout::Checkers => {
+                if s.soldier_ranks == 0 || 2 * s.soldier_ranks > h {
+                    return Err(format!(
+                        "setup.soldier_ranks = {} does not fit a board {h} ranks high (1 to {})",
+                        s.soldier_ranks,
+                        h / 2
+                    ));
+                }
+                if s.layout == Layout::Ranks && s.dux_rank > 0 && 2 * s.dux_rank > h {
+                    return Err(format!("setup.dux_rank = {} is past the middle of a board {h} ranks high", s.dux_rank));
+                }
+                if s.layout == Layout::Checkers && s.dux_rank > 0 {
+                    return Err("setup.dux_rank is not supported with layout = \"checkers\"".into());
+                }
+            }
+            Layout::InHand => {
+                let total = 2 * (s.soldiers_in_hand as u32 + s.dux_in_hand as u32);
+                if s.soldiers_in_hand == 0 {
+                    return Err("setup.soldiers_in_hand must be at least 1 with layout = \"in-hand\"".into());
+                }
+                if total > w as u32 * h as u32 {
+                    return Err(format!("setup: {total} pieces in hand do not fit a {w}x{h} board"));
+                }
+            }
+            Layout::Squares => {}
+        }
+        let pieces = self.initial_pieces()?;
+        let mut seen = BTreeSet::new();
+        for (_, _, sq) in &pieces {
+            if !seen.insert(*sq) {
+                return Err(format!("setup: two pieces on {sq}"));
+            }
+        }
+        for c in Color::ALL {
+            let duxes = pieces.iter().filter(|(pc, k, _)| *pc == c && *k == PieceKind::Dux).count();
+            if duxes > 1 {
+                return Err(format!("setup: {c} has {duxes} Duxes (at most one)"));
+            }
+        }
+        if self.capture.capture_by_displacement && self.capture.effect != CaptureEffect::Trap {
+            return Err("capture.capture_by_displacement needs capture.effect = \"trap\"".into());
+        }
+        if self.capture.removal_move && self.capture.effect != CaptureEffect::Trap {
+            return Err("capture.removal_move needs capture.effect = \"trap\"".into());
+        }
+        if self.end.repetition != Repetition::Off && self.end.repetition_count < 2 {
+            return Err("end.repetition_count must be at least 2".into());
+        }
+        if self.end.lose_at_soldiers < -1 {
+            return Err("end.lose_at_soldiers must be -1 (off) or more".into());
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Ruleset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({}x{})", self.id, self.width, self.height)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_ruleset_loads_and_matches_its_id() {
+        for (id, _) in BUILTIN {
+            let rs = Ruleset::builtin(id).unwrap_or_else(|e| panic!("{id}: {e}"));
+            assert_eq!(rs.id, id);
+            assert!(!rs.name.is_empty() && !rs.source.is_empty(), "{id} lacks name or source");
+        }
+    }
+
+    #[test]
+    fn builtin_files_match_the_configs_directory() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/rulesets");
+        let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().trim_end_matches(".toml").to_string())
+            .collect();
+        on_disk.sort();
+        let mut builtin: Vec<String> = Ruleset::builtin_ids().map(String::from).collect();
+        builtin.sort();
+        assert_eq!(on_disk, builtin);
+    }
+
+    #[test]
+    fn setups_have_the_documented_pieces() {
+        let count = |id: &str| {
+            let rs = Ruleset::builtin(id).unwrap();
+            let p = rs.initial_pieces().unwrap();
+            let n = |c: Color, k: PieceKind| p.iter().filter(|(pc, pk, _)| *pc == c && *pk == k).count();
+            (n(Color::White, PieceKind::Soldier), n(Color::White, PieceKind::Dux), n(Color::Black, PieceKind::Soldier), n(Color::Black, PieceKind::Dux))
+        };
+        assert_eq!(count("kowalski"), (12, 1, 12, 1));
+        assert_eq!(count("kowalski-parcae"), (11, 1, 11, 1));
+        assert_eq!(count("xxi"), (10, 1, 10, 1));
+        assert_eq!(count("classical"), (10, 1, 10, 1));
+        assert_eq!(count("common"), (12, 1, 12, 1));
+        assert_eq!(count("single-stone-xxi"), (10, 0, 10, 0));
+        assert_eq!(count("petteia-xxi"), (16, 0, 16, 0));
+        assert_eq!(count("back-rank"), (12, 0, 12, 0));
+        assert_eq!(count("savard"), (23, 1, 23, 1));
+        assert_eq!(count("falkener"), (30, 0, 30, 0));
+        assert_eq!(count("bell"), (0, 0, 0, 0));
+        assert_eq!(count("schadler"), (0, 0, 0, 0));
+    }
+
+    #[test]
+    fn dux_squares_follow_rules_md() {
+        let dux = |id: &str, w: u8, h: u8| {
+            let rs = Ruleset::builtin(id).unwrap().with_board(w, h).unwrap();
+            let p = rs.initial_pieces().unwrap();
+            let find = |c| p.iter().find(|(pc, k, _)| *pc == c && *k == PieceKind::Dux).unwrap().2.to_string();
+            (find(Color::White), find(Color::Black))
+        };
+        let s = |a: &str, b: &str| (a.to_string(), b.to_string());
+        assert_eq!(dux("kowalski", 12, 8), s("f2", "f7"));
+        assert_eq!(dux("kowalski-parcae", 12, 8), s("f1", "f8"));
+        assert_eq!(dux("xxi", 10, 8), s("f2", "e7"));
+        assert_eq!(dux("xxi", 12, 8), s("g2", "f7"));
+        assert_eq!(dux("xxi", 8, 8), s("e2", "d7"));
+        assert_eq!(dux("common", 12, 8), s("g2", "f7"));
+        assert_eq!(dux("savard", 8, 8), s("d3", "d6"));
+    }
+
+    #[test]
+    fn unknown_key_is_an_error_naming_the_key() {
+        let err = Ruleset::from_toml_str("id = \"x\"\n[capture]\ncustodail = true\n", "test.toml").unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.contains("test.toml") && msg.contains("custodail"), "{msg}");
+    }
+
+    #[test]
+    fn wrong_type_is_an_error_naming_the_line() {
+        let err = Ruleset::from_toml_str("id = \"x\"\nwidth = \"wide\"\n", "t.toml").unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.contains("t.toml") && msg.contains("line 2"), "{msg}");
+    }
+
+    #[test]
+    fn impossible_boards_are_errors() {
+        for (w, h) in [(13, 8), (12, 13), (2, 8), (0, 0)] {
+            let text = format!("id = \"x\"\nwidth = {w}\nheight = {h}\n");
+            let msg = Ruleset::from_toml_str(&text, "b.toml").unwrap_err().to_string();
+            assert!(msg.contains("impossible"), "{w}x{h}: {msg}");
+        }
+        let msg = Ruleset::builtin("petteia-xxi").unwrap().with_board(8, 3).unwrap_err().to_string();
+        assert!(msg.contains("soldier_ranks"), "{msg}");
+    }
+
+    #[test]
+    fn unknown_id_lists_the_known_ones() {
+        let msg = Ruleset::builtin("chess").unwrap_err().to_string();
+        assert!(msg.contains("chess") && msg.contains("kowalski") && msg.contains("schadler"), "{msg}");
+    }
+
+    #[test]
+    fn params_hash_depends_on_parameters_only() {
+        let a = Ruleset::builtin("xxi").unwrap();
+        let mut b = a.clone();
+        b.name = "renamed".into();
+        assert_eq!(a.params_hash(), b.params_hash());
+        b.end.no_capture_limit += 2;
+        assert_ne!(a.params_hash(), b.params_hash());
+    }
+}
