@@ -9,8 +9,13 @@
 
 #![warn(missing_docs)]
 
+mod board;
+pub mod position;
 pub mod ruleset;
+pub mod setup;
 pub mod types;
 
+pub use position::{DEFAULT_PLY_CAP, EffectKind, Effects, Position, PositionError};
 pub use ruleset::{Rules, Ruleset, RulesetError};
+pub use setup::{Setup, SetupError};
 pub use types::{Color, Move, MoveKind, Outcome, Piece, PieceKind, Reason, Square};

@@ -1,0 +1,86 @@
+//! `latrunculi`: the command-line front end of the toolkit. Each subcommand lives in its
+//! own module; this file only parses arguments and dispatches.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod bench;
+mod replay;
+mod rules;
+
+/// Ludus Latrunculorum research toolkit.
+#[derive(Parser, Debug)]
+#[command(name = "latrunculi", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List the rulesets: id, board, pieces, source.
+    Rules(rules::RulesArgs),
+    /// Print the starting position of a ruleset (or a position given as FEN).
+    Show(rules::ShowArgs),
+    /// Replay a game record, checking every move, capture and suffix.
+    Replay(replay::ReplayArgs),
+    /// Random-playout speed of the rules engine, one core and all cores.
+    Bench(bench::BenchArgs),
+}
+
+/// Options shared by commands that take a ruleset.
+#[derive(clap::Args, Debug, Clone)]
+pub struct RulesetArg {
+    /// Ruleset id (see `latrunculi rules`) or path to a ruleset .toml file.
+    #[arg(long, short = 'r')]
+    pub ruleset: String,
+    /// Board as WxH (e.g. 12x8), for rulesets that allow several sizes.
+    #[arg(long)]
+    pub board: Option<String>,
+    /// Directory of ruleset files consulted before the built-in ones.
+    #[arg(long, default_value = "configs/rulesets")]
+    pub rules_dir: PathBuf,
+}
+
+impl RulesetArg {
+    /// Resolves the ruleset, applying `--board`.
+    pub fn load(&self) -> anyhow::Result<latrunculi_rules::Ruleset> {
+        let rs = latrunculi_rules::Ruleset::resolve(&self.ruleset, Some(&self.rules_dir))?;
+        match &self.board {
+            None => Ok(rs),
+            Some(b) => {
+                let (w, h) = parse_board(b)?;
+                Ok(rs.with_board(w, h)?)
+            }
+        }
+    }
+}
+
+/// Parses `WxH`.
+pub fn parse_board(text: &str) -> anyhow::Result<(u8, u8)> {
+    let (w, h) = text
+        .to_ascii_lowercase()
+        .split_once('x')
+        .and_then(|(w, h)| Some((w.trim().parse().ok()?, h.trim().parse().ok()?)))
+        .ok_or_else(|| anyhow::anyhow!("board '{text}' is not of the form WxH, e.g. 12x8"))?;
+    Ok((w, h))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Rules(a) => rules::run_rules(&a),
+        Command::Show(a) => rules::run_show(&a),
+        Command::Replay(a) => replay::run(&a),
+        Command::Bench(a) => bench::run(&a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,1285 @@
+//! [`Position`]: a validated game state with legal move generation, move application,
+//! results and a 64-bit hash. The exact reading of every rule is in `SEMANTICS.md`.
+
+use crate::board::*;
+use crate::ruleset::{
+    CaptureEffect, CornerCapture, DuxCapture, DuxMove, HopOver, Immobilization, LimitResult, NoMoves,
+    Placement, Repetition, Rules, Ruleset, SelfImmobilization, SoldierMove,
+};
+use crate::setup::Setup;
+use crate::types::{Color, Move, MoveKind, Outcome, Piece, PieceKind, Reason, Square};
+
+/// The default experiment-level hard ply cap (RULES.md §1).
+pub const DEFAULT_PLY_CAP: u32 = 1000;
+
+/// Most effects one ply can have (generous: line captures in 8 directions, corners ...).
+const MAX_EFFECTS: usize = 64;
+
+/// What a ply did to one enemy piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EffectKind {
+    /// The piece was removed from the board.
+    Captured,
+    /// The piece became trapped.
+    Trapped,
+}
+
+/// The captures and traps one ply makes, in ascending square order.
+#[derive(Clone, Copy, Debug)]
+pub struct Effects {
+    len: u8,
+    items: [(u16, u8); MAX_EFFECTS],
+}
+
+impl Default for Effects {
+    fn default() -> Effects {
+        Effects { len: 0, items: [(0, 0); MAX_EFFECTS] }
+    }
+}
+
+impl PartialEq for Effects {
+    fn eq(&self, other: &Effects) -> bool {
+        self.items[..self.len as usize] == other.items[..other.len as usize]
+    }
+}
+
+/// Effect codes stored in [`Effects`]: `REMOVE`, or a trap axis `0..=4`.
+const REMOVE: u8 = 0xFF;
+
+impl Effects {
+    #[inline]
+    fn add(&mut self, m: usize, code: u8) {
+        let n = self.len as usize;
+        for item in &mut self.items[..n] {
+            if item.0 as usize == m {
+                if code == REMOVE {
+                    item.1 = REMOVE;
+                }
+                return;
+            }
+        }
+        if n < MAX_EFFECTS {
+            self.items[n] = (m as u16, code);
+            self.len += 1;
+        }
+    }
+
+    #[inline]
+    fn raw(&self) -> &[(u16, u8)] {
+        &self.items[..self.len as usize]
+    }
+
+    /// Whether the ply captured or trapped nothing.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Number of pieces captured or trapped.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Every affected square with what happened to it, in ascending square order.
+    pub fn iter(&self) -> impl Iterator<Item = (Square, EffectKind)> + '_ {
+        let mut v: Vec<(Square, EffectKind)> = self
+            .raw()
+            .iter()
+            .map(|&(m, c)| (sq_of(m as usize), if c == REMOVE { EffectKind::Captured } else { EffectKind::Trapped }))
+            .collect();
+        v.sort_by_key(|(s, _)| *s);
+        v.into_iter()
+    }
+
+    /// Squares whose piece was removed, ascending.
+    pub fn captured(&self) -> Vec<Square> {
+        self.iter().filter(|(_, k)| *k == EffectKind::Captured).map(|(s, _)| s).collect()
+    }
+
+    /// Squares whose piece became trapped, ascending.
+    pub fn trapped(&self) -> Vec<Square> {
+        self.iter().filter(|(_, k)| *k == EffectKind::Trapped).map(|(s, _)| s).collect()
+    }
+}
+
+/// Errors when building a position from a [`Setup`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// The setup's board size differs from the ruleset's.
+    #[error("the position is {got_w}x{got_h} but ruleset {id} is {want_w}x{want_h}")]
+    BoardSize {
+        /// Ruleset id.
+        id: String,
+        /// Setup width.
+        got_w: u8,
+        /// Setup height.
+        got_h: u8,
+        /// Ruleset width.
+        want_w: u8,
+        /// Ruleset height.
+        want_h: u8,
+    },
+    /// A side has more than one Dux.
+    #[error("{0} has more than one Dux")]
+    TwoDuxes(Color),
+    /// A Dux in a ruleset without Duxes, or trapped.
+    #[error("bad piece on {0}: {1}")]
+    BadPiece(Square, String),
+}
+
+/// How the combat rules limit one piece's moves this ply.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Limit {
+    Free,
+    OffensiveOnly,
+    OneSquareUnlessOffensive,
+    Frozen,
+}
+
+/// A board as seen after a movement ply but before its removals: `from` empty and `to`
+/// holding `piece`, the real cells elsewhere.
+#[derive(Clone, Copy)]
+struct View<'a> {
+    cells: &'a [u8; CELLS],
+    from: usize,
+    to: usize,
+    piece: u8,
+}
+
+impl View<'_> {
+    #[inline(always)]
+    fn at(&self, i: usize) -> u8 {
+        if i == self.to {
+            self.piece
+        } else if i == self.from {
+            EMPTY
+        } else {
+            self.cells[i]
+        }
+    }
+}
+
+#[inline(always)]
+fn step(i: usize, d: i32) -> usize {
+    (i as i32 + d) as usize
+}
+
+/// A game state: pieces, side to move, pieces in hand, counters, repetition history and
+/// the outcome once decided. Cloning is a memcpy plus the repetition history (empty in
+/// rulesets without a repetition rule).
+#[derive(Clone, Debug)]
+pub struct Position {
+    rules: Rules,
+    cells: [u8; CELLS],
+    occ: [SquareSet; 2],
+    dux: [usize; 2],
+    soldiers: [u16; 2],
+    pieces: [u16; 2],
+    trapped: u16,
+    hand: [[u8; 2]; 2],
+    soldiers_per_side: u8,
+    placements_done: u16,
+    placements_total: u16,
+    turn: Color,
+    ply: u32,
+    since_capture: u32,
+    ply_cap: u32,
+    hash: u64,
+    history: Vec<u64>,
+    outcome: Option<Outcome>,
+    capturer_mask: [u16; 2],
+    victim_mask: [u16; 2],
+}
+
+impl PartialEq for Position {
+    /// Same pieces, side to move, hands, counters and outcome.
+    fn eq(&self, o: &Position) -> bool {
+        self.rules == o.rules
+            && self.cells == o.cells
+            && self.turn == o.turn
+            && self.hand == o.hand
+            && self.ply == o.ply
+            && self.since_capture == o.since_capture
+            && self.outcome == o.outcome
+    }
+}
+
+impl Position {
+    /// The starting position of a ruleset.
+    pub fn new(ruleset: &Ruleset) -> Position {
+        let setup = Setup::start(ruleset);
+        Position::from_setup(ruleset, &setup).expect("a validated ruleset's start position is valid")
+    }
+
+    /// A position from a [`Setup`] (e.g. a diagram), validated against the ruleset.
+    pub fn from_setup(ruleset: &Ruleset, setup: &Setup) -> Result<Position, PositionError> {
+        let rules = ruleset.rules();
+        if (setup.width, setup.height) != (rules.width, rules.height) {
+            return Err(PositionError::BoardSize {
+                id: ruleset.id.clone(),
+                got_w: setup.width,
+                got_h: setup.height,
+                want_w: rules.width,
+                want_h: rules.height,
+            });
+        }
+        let mut cells = [OFF; CELLS];
+        for r in 0..rules.height {
+            for f in 0..rules.width {
+                cells[mb(Square::new(f, r).expect("board fits"))] = EMPTY;
+            }
+        }
+        let (hs, hd) = ruleset.in_hand();
+        let mut pos = Position {
+            rules,
+            cells,
+            occ: [SquareSet::default(); 2],
+            dux: [0; 2],
+            soldiers: [0; 2],
+            pieces: [0; 2],
+            trapped: 0,
+            hand: setup.hand,
+            soldiers_per_side: hs,
+            placements_done: 0,
+            placements_total: 2 * (hs as u16 + hd as u16),
+            turn: setup.turn,
+            ply: setup.ply,
+            since_capture: setup.since_capture,
+            ply_cap: DEFAULT_PLY_CAP,
+            hash: 0,
+            history: Vec::new(),
+            outcome: None,
+            capturer_mask: [0; 2],
+            victim_mask: [0; 2],
+        };
+        for c in Color::ALL {
+            let cap = |c: Color, k: PieceKind| 1u16 << cell_of(c, k);
+            pos.capturer_mask[c.index()] =
+                cap(c, PieceKind::Soldier) | if rules.capture.dux_captures { cap(c, PieceKind::Dux) } else { 0 };
+            let o = c.opponent();
+            pos.victim_mask[c.index()] = cap(o, PieceKind::Soldier)
+                | if rules.capture.effect == CaptureEffect::Remove { 1 << (cell_of(o, PieceKind::Soldier) | TRAPPED) } else { 0 };
+        }
+        let in_hand_now: u16 = setup.hand.iter().flatten().map(|&n| n as u16).sum();
+        pos.placements_done = pos.placements_total.saturating_sub(in_hand_now);
+        for (sq, piece) in setup.pieces() {
+            if sq.file() >= rules.width || sq.rank() >= rules.height {
+                return Err(PositionError::BadPiece(sq, "off the board".into()));
+            }
+            if piece.kind == PieceKind::Dux && piece.trapped {
+                return Err(PositionError::BadPiece(sq, "a Dux cannot be trapped".into()));
+            }
+            if piece.kind == PieceKind::Dux && pos.dux[piece.color.index()] != 0 {
+                return Err(PositionError::TwoDuxes(piece.color));
+            }
+            let mut c = cell_of(piece.color, piece.kind);
+            if piece.trapped {
+                c |= TRAPPED | (pos.infer_axis(sq, piece.color, setup) << 4);
+            }
+            pos.put(mb(sq), c);
+        }
+        pos.hash = pos.compute_hash();
+        if pos.rules.end.repetition != Repetition::Off {
+            pos.history.push(pos.hash);
+        }
+        pos.outcome = pos.final_checks();
+        Ok(pos)
+    }
+
+    /// The trap axis of a trapped piece read from a setup: the first flank of free enemy
+    /// pieces found (horizontal, vertical, corner, diagonals).
+    fn infer_axis(&self, sq: Square, color: Color, setup: &Setup) -> u8 {
+        let enemy_free = |f: i32, r: i32| {
+            if f < 0 || r < 0 {
+                return false;
+            }
+            Square::new(f as u8, r as u8)
+                .and_then(|s| setup.piece_at(s))
+                .is_some_and(|p| p.color != color && !p.trapped)
+        };
+        let (f, r) = (sq.file() as i32, sq.rank() as i32);
+        if enemy_free(f - 1, r) && enemy_free(f + 1, r) {
+            return 0;
+        }
+        if enemy_free(f, r - 1) && enemy_free(f, r + 1) {
+            return 1;
+        }
+        if self.is_corner(mb(sq)) {
+            return CORNER_AXIS;
+        }
+        if enemy_free(f - 1, r - 1) && enemy_free(f + 1, r + 1) {
+            return 2;
+        }
+        3
+    }
+
+    // ----- accessors -----
+
+    /// The rule parameters.
+    #[inline]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The side to move (the placer during a placement phase).
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.turn
+    }
+
+    /// The piece on a square, if any.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        piece_of(self.cells[mb(sq)])
+    }
+
+    /// Pieces in hand: (soldiers, Duxes).
+    #[inline]
+    pub fn in_hand(&self, color: Color) -> (u8, u8) {
+        let h = self.hand[color.index()];
+        (h[0], h[1])
+    }
+
+    /// Whether pieces are still being placed.
+    #[inline]
+    pub fn is_placement_phase(&self) -> bool {
+        self.placements_done < self.placements_total
+    }
+
+    /// The square of a side's Dux, if it has one on the board.
+    #[inline]
+    pub fn dux_square(&self, color: Color) -> Option<Square> {
+        let m = self.dux[color.index()];
+        (m != 0).then(|| sq_of(m))
+    }
+
+    /// Soldiers of a side on the board.
+    #[inline]
+    pub fn soldiers_on_board(&self, color: Color) -> u32 {
+        self.soldiers[color.index()] as u32
+    }
+
+    /// All pieces of a side on the board (soldiers and Dux).
+    #[inline]
+    pub fn pieces_on_board(&self, color: Color) -> u32 {
+        self.pieces[color.index()] as u32
+    }
+
+    /// Squares holding a side's pieces, ascending.
+    pub fn squares_of(&self, color: Color) -> impl Iterator<Item = Square> + '_ {
+        self.occ[color.index()].iter_mb().map(sq_of)
+    }
+
+    /// Plies played so far (placements included).
+    #[inline]
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// Movement plies since the last capture.
+    #[inline]
+    pub fn plies_since_capture(&self) -> u32 {
+        self.since_capture
+    }
+
+    /// The 64-bit Zobrist hash of the position (pieces with trap state, side to move,
+    /// pieces in hand); equal positions hash equal.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The outcome, once the game is over.
+    #[inline]
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Whether the game is over.
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// The experiment's hard ply cap (default 1000).
+    pub fn ply_cap(&self) -> u32 {
+        self.ply_cap
+    }
+
+    /// Sets the hard ply cap; a game already past it ends at once (`ply-cap`).
+    pub fn set_ply_cap(&mut self, cap: u32) {
+        self.ply_cap = cap;
+        if self.outcome.is_none() && self.ply >= cap {
+            self.outcome = Some(Outcome { winner: None, reason: Reason::PlyCap });
+        }
+    }
+
+    /// This position as a [`Setup`] (for printing, editing and re-validating).
+    pub fn to_setup(&self) -> Setup {
+        let mut s = Setup::empty(self.rules.width, self.rules.height);
+        for c in Color::ALL {
+            for m in self.occ[c.index()].iter_mb() {
+                s.set(sq_of(m), piece_of(self.cells[m]));
+            }
+        }
+        s.turn = self.turn;
+        s.hand = self.hand;
+        s.ply = self.ply;
+        s.since_capture = self.since_capture;
+        s
+    }
+
+    /// A copy with the turn passed to the other side (no ply played, outcome cleared and
+    /// recomputed for the new side to move), for threat analysis such as "could the
+    /// mover immobilise the enemy Dux next move".
+    pub fn with_turn_passed(&self) -> Position {
+        let mut p = self.clone();
+        p.turn = self.turn.opponent();
+        p.hash ^= BLACK_TO_MOVE;
+        p.history.clear();
+        p.outcome = None;
+        p.outcome = p.final_checks();
+        p
+    }
+
+    // ----- board edits -----
+
+    #[inline]
+    fn put(&mut self, m: usize, c: u8) {
+        let color = (c & BLACK) as usize;
+        self.cells[m] = c;
+        self.occ[color].insert(m - PAD);
+        self.pieces[color] += 1;
+        if c & DUX != 0 {
+            self.dux[color] = m;
+        } else {
+            self.soldiers[color] += 1;
+        }
+        if c & TRAPPED != 0 {
+            self.trapped += 1;
+        }
+    }
+
+    #[inline]
+    fn take(&mut self, m: usize) -> u8 {
+        let c = self.cells[m];
+        let color = (c & BLACK) as usize;
+        self.cells[m] = EMPTY;
+        self.occ[color].remove(m - PAD);
+        self.pieces[color] -= 1;
+        if c & DUX != 0 {
+            self.dux[color] = 0;
+        } else {
+            self.soldiers[color] -= 1;
+        }
+        if c & TRAPPED != 0 {
+            self.trapped -= 1;
+        }
+        c
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let mut h = if self.turn == Color::Black { BLACK_TO_MOVE } else { 0 };
+        for c in Color::ALL {
+            for m in self.occ[c.index()].iter_mb() {
+                h ^= zobrist(m - PAD, self.cells[m]);
+            }
+            h ^= hand_key(c, PieceKind::Soldier, self.hand[c.index()][0]);
+            h ^= hand_key(c, PieceKind::Dux, self.hand[c.index()][1]);
+        }
+        h
+    }
+
+    // ----- small predicates -----
+
+    #[inline(always)]
+    fn is_capturer(&self, c: u8, color: usize) -> bool {
+        c < 16 && (self.capturer_mask[color] >> c) & 1 != 0
+    }
+
+    #[inline(always)]
+    fn is_victim(&self, c: u8, mover: usize) -> bool {
+        c < 16 && (self.victim_mask[mover] >> c) & 1 != 0
+    }
+
+    #[inline(always)]
+    fn is_piece_of(c: u8, color: usize) -> bool {
+        c & (OFF | PIECE | BLACK) == PIECE | color as u8
+    }
+
+    #[inline]
+    fn is_corner(&self, m: usize) -> bool {
+        let f = (m & 15) as u8;
+        let r = ((m >> 4) - 3) as u8;
+        (f == 0 || f == self.rules.width - 1) && (r == 0 || r == self.rules.height - 1)
+    }
+
+    /// The two orthogonal on-board neighbours of a corner square.
+    #[inline]
+    fn corner_neighbours(&self, c: usize) -> [usize; 2] {
+        let h = if self.cells[step(c, 1)] == OFF { step(c, -1) } else { step(c, 1) };
+        let v = if self.cells[step(c, 16)] == OFF { step(c, -16) } else { step(c, 16) };
+        [h, v]
+    }
+
+    fn corners(&self) -> [usize; 4] {
+        let (w, h) = (self.rules.width, self.rules.height);
+        let s = |f, r| mb(Square::new(f, r).expect("on board"));
+        [s(0, 0), s(w - 1, 0), s(0, h - 1), s(w - 1, h - 1)]
+    }
+
+    #[inline]
+    fn line_dirs(diagonal: bool) -> &'static [i32] {
+        if diagonal { &ALL8 } else { &ORTH }
+    }
+
+    // ----- effects of a movement ply -----
+
+    /// Everything a movement ply from `from` to `to` by `piece` (travel direction `dir`,
+    /// 0 for hops) captures or traps, found on the board after the move and before any
+    /// removal.
+    fn effects_of(&self, from: usize, to: usize, piece: u8, dir: i32) -> Effects {
+        let v = View { cells: &self.cells, from, to, piece };
+        let mover = (piece & BLACK) as usize;
+        let opp = mover ^ 1;
+        let cap = &self.rules.capture;
+        let trap_code = |axis: u8| if cap.effect == CaptureEffect::Trap { axis } else { REMOVE };
+        let mut fx = Effects::default();
+        let s = to;
+        if cap.capture_by_displacement && self.cells[to] & (PIECE | TRAPPED) == PIECE | TRAPPED {
+            fx.add(to, REMOVE);
+        }
+        if self.is_capturer(piece, mover) {
+            if cap.line {
+                for &d in Self::line_dirs(cap.diagonal) {
+                    let mut t = step(s, d);
+                    let mut k = 0;
+                    while self.is_victim(v.at(t), mover) {
+                        t = step(t, d);
+                        k += 1;
+                    }
+                    if k > 0 && self.is_capturer(v.at(t), mover) {
+                        let mut u = step(s, d);
+                        for _ in 0..k {
+                            fx.add(u, trap_code(axis_of(d)));
+                            u = step(u, d);
+                        }
+                    }
+                }
+            } else if cap.custodial {
+                for &d in Self::line_dirs(cap.diagonal) {
+                    let t = step(s, d);
+                    if self.is_victim(v.at(t), mover) && self.is_capturer(v.at(step(t, d)), mover) {
+                        fx.add(t, trap_code(axis_of(d)));
+                    }
+                }
+            }
+            if cap.corner == CornerCapture::Active {
+                for &d in &ORTH {
+                    let c = step(s, d);
+                    if self.is_victim(v.at(c), mover) && self.is_corner(c) {
+                        let [a, b] = self.corner_neighbours(c);
+                        let other = if a == s { b } else { a };
+                        if self.is_capturer(v.at(other), mover) {
+                            fx.add(c, trap_code(CORNER_AXIS));
+                        }
+                    }
+                }
+            }
+            if dir != 0 {
+                if cap.push_and_crush {
+                    let (a, b, c) = (step(s, dir), step(s, 2 * dir), step(s, 3 * dir));
+                    if self.is_capturer(v.at(a), mover)
+                        && v.at(b) & ID == PIECE | opp as u8
+                        && (v.at(c) == OFF || self.is_capturer(v.at(c), mover))
+                    {
+                        fx.add(b, REMOVE);
+                    }
+                }
+                if cap.flank {
+                    let mut t = step(s, dir);
+                    let mut k = 0;
+                    while Self::is_piece_of(v.at(t), opp) {
+                        t = step(t, dir);
+                        k += 1;
+                    }
+                    let first = step(s, dir);
+                    if k >= 2 && self.is_capturer(v.at(t), mover) && v.at(first) & (ID | DUX) == PIECE | opp as u8 {
+                        fx.add(first, REMOVE);
+                    }
+                }
+                if cap.phalanx {
+                    let mut t = step(s, dir);
+                    let mut k = 0;
+                    while self.is_capturer(v.at(t), mover) {
+                        t = step(t, dir);
+                        k += 1;
+                    }
+                    if k >= 1 && v.at(t) & ID == PIECE | opp as u8 {
+                        let side = if dir.abs() == 1 { 16 } else { 1 };
+                        for p in [side, -side] {
+                            let mut ok = true;
+                            let mut u = step(s, p);
+                            for _ in 0..=k {
+                                if !self.is_capturer(v.at(u), mover) {
+                                    ok = false;
+                                    break;
+                                }
+                                u = step(u, dir);
+                            }
+                            if ok {
+                                fx.add(t, REMOVE);
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if cap.enclosure || cap.dux != DuxCapture::Never {
+            for &d in &ORTH {
+                let e = step(s, d);
+                let c = v.at(e);
+                if !Self::is_piece_of(c, opp) {
+                    continue;
+                }
+                let is_dux = c & DUX != 0;
+                let wanted = if is_dux { cap.dux != DuxCapture::Never } else { cap.enclosure };
+                if !wanted {
+                    continue;
+                }
+                let need_four = is_dux && cap.dux == DuxCapture::FourSides;
+                let enclosed = ORTH.iter().all(|&dd| {
+                    let n = v.at(step(e, dd));
+                    if n == OFF { !need_four } else { Self::is_piece_of(n, mover) }
+                });
+                if enclosed {
+                    fx.add(e, REMOVE);
+                }
+            }
+        }
+        if cap.corner == CornerCapture::Passive {
+            for c in self.corners() {
+                if self.is_victim(v.at(c), mover) {
+                    let [a, b] = self.corner_neighbours(c);
+                    if Self::is_piece_of(v.at(a), mover) && Self::is_piece_of(v.at(b), mover) {
+                        fx.add(c, REMOVE);
+                    }
+                }
+            }
+        }
+        fx
+    }
+
+    /// Whether the Dux on mailbox index `d` is immobilised on the view, with the squares
+    /// removed by `fx` emptied.
+    #[inline]
+    fn immobilized_after(&self, v: &View, fx: &Effects, d: usize, how: Immobilization) -> bool {
+        let owner = (v.at(d) & BLACK) as usize;
+        let freed = |n: usize| fx.raw().iter().any(|&(m, c)| m as usize == n && c == REMOVE);
+        match how {
+            Immobilization::EnemyOnly => ORTH.iter().all(|&dd| {
+                let n = step(d, dd);
+                let c = v.at(n);
+                c == OFF || (Self::is_piece_of(c, owner ^ 1) && !freed(n))
+            }),
+            _ => ORTH.iter().all(|&dd| {
+                let n = step(d, dd);
+                let c = v.at(n);
+                c != EMPTY && !(c != OFF && freed(n))
+            }),
+        }
+    }
+
+    #[inline]
+    fn self_immobilization_rule(&self) -> Immobilization {
+        match self.rules.end.dux_immobilized {
+            Immobilization::Off => Immobilization::AnyBlockers,
+            other => other,
+        }
+    }
+
+    // ----- combat limits (XXI rules 10-12, 16-18) -----
+
+    /// Whether the piece on `from` (of `color`) is the sole attacker of the enemy on `e`.
+    #[inline]
+    fn sole_attacker(&self, from: usize, e: usize, color: usize) -> bool {
+        ORTH.iter().all(|&d| {
+            let n = step(e, d);
+            n == from || !Self::is_piece_of(self.cells[n], color)
+        })
+    }
+
+    fn limit_of(&self, from: usize, c: u8) -> Limit {
+        let color = (c & BLACK) as usize;
+        let combat = self.rules.combat;
+        if c & DUX != 0 {
+            if !combat.dux_limits {
+                return Limit::Free;
+            }
+            let (mut open, mut adj, mut sole) = (0, 0, 0);
+            for &d in &ORTH {
+                let n = step(from, d);
+                let nc = self.cells[n];
+                if nc == EMPTY {
+                    open += 1;
+                } else if Self::is_piece_of(nc, color ^ 1) {
+                    adj += 1;
+                    if self.sole_attacker(from, n, color) {
+                        sole += 1;
+                    }
+                }
+            }
+            if open == 1 && adj >= 1 {
+                Limit::Frozen
+            } else if sole >= 2 {
+                Limit::OffensiveOnly
+            } else if sole == 1 {
+                Limit::OneSquareUnlessOffensive
+            } else {
+                Limit::Free
+            }
+        } else if combat.locked_soldiers {
+            for &d in &ORTH {
+                let n = step(from, d);
+                if Self::is_piece_of(self.cells[n], color ^ 1) && self.sole_attacker(from, n, color) {
+                    return Limit::OffensiveOnly;
+                }
+            }
+            Limit::Free
+        } else {
+            Limit::Free
+        }
+    }
+
+    // ----- move generation -----
+
+    /// Whether a movement ply passes every legality filter of SEMANTICS.md.
+    #[inline]
+    fn movement_is_legal(&self, from: usize, to: usize, piece: u8, dir: i32, limit: Limit, check_all: bool) -> bool {
+        let mover = (piece & BLACK) as usize;
+        let own_dux = if piece & DUX != 0 { to } else { self.dux[mover] };
+        let near_own_dux = own_dux != 0 && matches!((to as i32 - own_dux as i32).abs(), 0 | 1 | 16);
+        let selfimm = self.rules.end.self_immobilization == SelfImmobilization::Illegal && near_own_dux;
+        if !(check_all || selfimm || limit != Limit::Free) {
+            return true;
+        }
+        let fx = self.effects_of(from, to, piece, dir);
+        let v = View { cells: &self.cells, from, to, piece };
+        if limit != Limit::Free {
+            let enemy_dux = self.dux[mover ^ 1];
+            let offensive = !fx.is_empty()
+                || (enemy_dux != 0 && ORTH.iter().any(|&d| step(to, d) == enemy_dux));
+            match limit {
+                Limit::OffensiveOnly if !offensive => return false,
+                Limit::OneSquareUnlessOffensive if !offensive && !ORTH.iter().any(|&d| step(from, d) == to) => {
+                    return false;
+                }
+                _ => {}
+            }
+        }
+        if selfimm && self.immobilized_after(&v, &fx, own_dux, self.self_immobilization_rule()) {
+            return false;
+        }
+        if self.rules.movement.rule7_no_entering_between_enemies && fx.is_empty() {
+            let opp = mover ^ 1;
+            for d in [1, 16] {
+                if Self::is_piece_of(v.at(step(to, d)), opp) && Self::is_piece_of(v.at(step(to, -d)), opp) {
+                    return false;
+                }
+            }
+        }
+        if self.rules.end.repetition == Repetition::Illegal {
+            let mut after = self.clone();
+            after.apply_movement(from, to, piece, dir, fx);
+            if after.repetition_count() >= self.rules.end.repetition_count as usize {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Calls `f` with every legal move until it returns false. Returns false if stopped.
+    fn for_each_legal(&self, mut f: impl FnMut(Move) -> bool) -> bool {
+        if self.is_placement_phase() {
+            let kind = if self.hand[self.turn.index()][0] > 0 { PieceKind::Soldier } else { PieceKind::Dux };
+            for r in 0..self.rules.height {
+                for fl in 0..self.rules.width {
+                    let sq = Square::new(fl, r).expect("on board");
+                    if self.cells[mb(sq)] == EMPTY && !f(Move::place(kind, sq)) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        }
+        let me = self.turn.index();
+        let mv = &self.rules.movement;
+        let cap = &self.rules.capture;
+        if cap.removal_move && self.trapped > 0 {
+            for m in self.occ[me ^ 1].iter_mb() {
+                if self.cells[m] & TRAPPED != 0 && !f(Move::remove(sq_of(m))) {
+                    return false;
+                }
+            }
+        }
+        let check_all = mv.rule7_no_entering_between_enemies || self.rules.end.repetition == Repetition::Illegal;
+        let displacement = cap.capture_by_displacement && self.trapped > 0;
+        for from in self.occ[me].iter_mb() {
+            let piece = self.cells[from];
+            if piece & TRAPPED != 0 {
+                continue;
+            }
+            let limit = self.limit_of(from, piece);
+            if limit == Limit::Frozen {
+                continue;
+            }
+            let is_dux = piece & DUX != 0;
+            let fsq = sq_of(from);
+            let mut emit = |to: usize, dir: i32| -> bool {
+                if self.movement_is_legal(from, to, piece, dir, limit, check_all) {
+                    f(Move::movement(fsq, sq_of(to)))
+                } else {
+                    true
+                }
+            };
+            // Slides and steps.
+            let slide = if is_dux { mv.dux == DuxMove::Slide } else { mv.soldier == SoldierMove::Slide };
+            let backward = if me == 0 { -16 } else { 16 };
+            for &d in Self::line_dirs(mv.diagonal) {
+                if !is_dux && mv.soldier == SoldierMove::StepForwardSideways {
+                    // no backward component
+                    let back = d == backward || d == backward + 1 || d == backward - 1;
+                    if back {
+                        continue;
+                    }
+                }
+                let mut t = step(from, d);
+                while self.cells[t] == EMPTY {
+                    if !emit(t, d) {
+                        return false;
+                    }
+                    if !slide {
+                        break;
+                    }
+                    t = step(t, d);
+                }
+                if displacement && self.cells[t] & (ID | DUX | TRAPPED) == PIECE | TRAPPED | (me ^ 1) as u8 {
+                    if !emit(t, d) {
+                        return false;
+                    }
+                }
+            }
+            // Hops.
+            let hops = if is_dux { mv.dux_jumps } else { mv.soldier_hops };
+            let dedupe = slide && mv.hop_chain;
+            if hops
+                && !self.for_each_hop_end(from, piece, &mut |to| {
+                    if dedupe && self.travel_dir(from, to) != 0 { true } else { emit(to, 0) }
+                })
+            {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Calls `f` with each distinct end square of the hops (or hop chains) of the piece
+    /// on `from`. Returns false if `f` stopped.
+    fn for_each_hop_end(&self, from: usize, piece: u8, f: &mut dyn FnMut(usize) -> bool) -> bool {
+        let mv = &self.rules.movement;
+        let me = (piece & BLACK) as usize;
+        let dirs = Self::line_dirs(mv.diagonal);
+        let can_hop_over = |c: u8| -> bool {
+            if c & (OFF | PIECE) != PIECE {
+                return false;
+            }
+            if mv.no_jump_over_dux && c & DUX != 0 {
+                return false;
+            }
+            mv.hop_over == HopOver::Any || (c & BLACK) as usize != me
+        };
+        let cell = |i: usize| if i == from { EMPTY } else { self.cells[i] };
+        let mut visited = SquareSet::default();
+        visited.insert(from - PAD);
+        let mut stack = [0usize; 160];
+        let mut sp = 0;
+        stack[sp] = from;
+        sp += 1;
+        while sp > 0 {
+            sp -= 1;
+            let p = stack[sp];
+            for &d in dirs {
+                let over = step(p, d);
+                let land = step(over, d);
+                if can_hop_over(cell(over)) && cell(land) == EMPTY && !visited.contains(land - PAD) {
+                    visited.insert(land - PAD);
+                    if !f(land) {
+                        return false;
+                    }
+                    if mv.hop_chain && sp < stack.len() {
+                        stack[sp] = land;
+                        sp += 1;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Appends every legal move to `out` (cleared first). Empty once the game is over.
+    pub fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.outcome.is_none() {
+            self.for_each_legal(|m| {
+                out.push(m);
+                true
+            });
+        }
+    }
+
+    /// Every legal move, in a new vector.
+    pub fn legal_move_list(&self) -> Vec<Move> {
+        let mut v = Vec::with_capacity(64);
+        self.legal_moves(&mut v);
+        v
+    }
+
+    /// Whether the side to move has a legal move (ignoring whether the game is over).
+    pub fn has_legal_move(&self) -> bool {
+        !self.for_each_legal(|_| false)
+    }
+
+    /// Whether `mv` is legal here.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        self.outcome.is_none() && !self.for_each_legal(|m| m != mv)
+    }
+
+    /// What a legal movement ply would capture or trap, without playing it; placements
+    /// and removals report the removed piece (if any).
+    pub fn effects(&self, mv: Move) -> Effects {
+        match mv.kind {
+            MoveKind::Move => {
+                let (from, to) = (mb(mv.from), mb(mv.to));
+                self.effects_of(from, to, self.cells[from], self.travel_dir(from, to))
+            }
+            MoveKind::Remove => {
+                let mut fx = Effects::default();
+                fx.add(mb(mv.to), REMOVE);
+                fx
+            }
+            MoveKind::Place(_) => Effects::default(),
+        }
+    }
+
+    /// The direction of a slide or step from `from` to `to` (which may end on a trapped
+    /// enemy under displacement), or 0 when only a hop reaches `to`.
+    fn travel_dir(&self, from: usize, to: usize) -> i32 {
+        let piece = self.cells[from];
+        let mv = &self.rules.movement;
+        let slide = if piece & DUX != 0 { mv.dux == DuxMove::Slide } else { mv.soldier == SoldierMove::Slide };
+        for &d in Self::line_dirs(mv.diagonal) {
+            let mut t = step(from, d);
+            loop {
+                if t == to {
+                    return d;
+                }
+                if self.cells[t] != EMPTY || !slide {
+                    break;
+                }
+                t = step(t, d);
+            }
+        }
+        0
+    }
+
+    // ----- playing -----
+
+    /// Plays a legal move and returns what it captured or trapped.
+    ///
+    /// Panics (in debug builds) if the move is not legal; use [`Position::try_play`] for
+    /// moves from untrusted input.
+    pub fn play(&mut self, mv: Move) -> Effects {
+        debug_assert!(self.is_legal(mv), "illegal move {mv:?} played");
+        let mover = self.turn;
+        let enemy_dux_before = self.dux[mover.opponent().index()];
+        let fx = match mv.kind {
+            MoveKind::Place(kind) => {
+                self.apply_placement(kind, mb(mv.to));
+                Effects::default()
+            }
+            MoveKind::Remove => {
+                let fx = self.effects(mv);
+                self.apply_removal(mb(mv.to));
+                fx
+            }
+            MoveKind::Move => {
+                let (from, to) = (mb(mv.from), mb(mv.to));
+                let piece = self.cells[from];
+                let dir = self.travel_dir(from, to);
+                let fx = self.effects_of(from, to, piece, dir);
+                self.apply_movement(from, to, piece, dir, fx);
+                fx
+            }
+        };
+        let dux_captured = enemy_dux_before != 0 && self.dux[mover.opponent().index()] == 0;
+        self.outcome = self.end_checks(mover, mv, dux_captured);
+        fx
+    }
+
+    /// Plays `mv` if it is legal; otherwise returns `None` and leaves the position as it was.
+    pub fn try_play(&mut self, mv: Move) -> Option<Effects> {
+        self.is_legal(mv).then(|| self.play(mv))
+    }
+
+    fn next_turn_after_placement(&self) -> Color {
+        if self.placements_done < self.placements_total {
+            placer(
+                self.rules.placement,
+                self.rules.first_player,
+                self.soldiers_per_side as u16,
+                self.placements_done,
+            )
+        } else {
+            // Movement starts with the player who did not place last.
+            placer(self.rules.placement, self.rules.first_player, self.soldiers_per_side as u16, self.placements_total - 1)
+                .opponent()
+        }
+    }
+
+    fn apply_placement(&mut self, kind: PieceKind, to: usize) {
+        let me = self.turn;
+        let k = kind as usize;
+        self.hash ^= hand_key(me, kind, self.hand[me.index()][k]);
+        self.hand[me.index()][k] -= 1;
+        self.hash ^= hand_key(me, kind, self.hand[me.index()][k]);
+        let c = cell_of(me, kind);
+        self.put(to, c);
+        self.hash ^= zobrist(to - PAD, c);
+        self.placements_done += 1;
+        let next = self.next_turn_after_placement();
+        if next != self.turn {
+            self.hash ^= BLACK_TO_MOVE;
+        }
+        self.turn = next;
+        self.ply += 1;
+        self.history.clear();
+        self.push_history();
+    }
+
+    fn apply_removal(&mut self, at: usize) {
+        let c = self.take(at);
+        self.hash ^= zobrist(at - PAD, c);
+        self.release_pass();
+        self.finish_movement_ply(true);
+    }
+
+    fn apply_movement(&mut self, from: usize, to: usize, piece: u8, _dir: i32, fx: Effects) {
+        self.take(from);
+        self.hash ^= zobrist(from - PAD, piece);
+        if self.cells[to] != EMPTY {
+            // Displacement: the trapped enemy on `to` is removed (it is in `fx`).
+            let c = self.take(to);
+            self.hash ^= zobrist(to - PAD, c);
+        }
+        self.put(to, piece);
+        self.hash ^= zobrist(to - PAD, piece);
+        let mut captured = false;
+        for &(m, code) in fx.raw() {
+            let m = m as usize;
+            if m == to {
+                captured = true; // displaced, already removed
+                continue;
+            }
+            if code == REMOVE {
+                let c = self.take(m);
+                self.hash ^= zobrist(m - PAD, c);
+                captured = true;
+            } else {
+                let old = self.cells[m];
+                let new = (old & 0x0F) | TRAPPED | (code << 4);
+                self.hash ^= zobrist(m - PAD, old) ^ zobrist(m - PAD, new);
+                self.cells[m] = new;
+                self.trapped += 1;
+            }
+        }
+        if self.trapped > 0 {
+            self.release_pass();
+        }
+        self.finish_movement_ply(captured);
+    }
+
+    fn finish_movement_ply(&mut self, captured: bool) {
+        self.turn = self.turn.opponent();
+        self.hash ^= BLACK_TO_MOVE;
+        self.ply += 1;
+        if captured {
+            self.since_capture = 0;
+            self.history.clear();
+        } else {
+            self.since_capture += 1;
+        }
+        self.push_history();
+    }
+
+    #[inline]
+    fn push_history(&mut self) {
+        if self.rules.end.repetition != Repetition::Off {
+            self.history.push(self.hash);
+        }
+    }
+
+    /// How often the current position has occurred since the last irreversible ply.
+    fn repetition_count(&self) -> usize {
+        self.history.iter().filter(|&&h| h == self.hash).count()
+    }
+
+    /// Frees every trapped piece one of whose holders is not a free piece of the other side.
+    fn release_pass(&mut self) {
+        let mut to_free = [0usize; 32];
+        let mut n = 0;
+        for color in 0..2 {
+            for m in self.occ[color].iter_mb() {
+                let c = self.cells[m];
+                if c & TRAPPED == 0 {
+                    continue;
+                }
+                let axis = c >> 4;
+                let holders = if axis == CORNER_AXIS {
+                    self.corner_neighbours(m)
+                } else {
+                    let d = axis_offset(axis);
+                    [step(m, d), step(m, -d)]
+                };
+                let holder_ok = |h: usize| self.cells[h] & (ID | TRAPPED) == PIECE | (color ^ 1) as u8
+                    || self.cells[h] & (ID | TRAPPED) == PIECE | DUX | (color ^ 1) as u8;
+                if !(holder_ok(holders[0]) && holder_ok(holders[1])) && n < to_free.len() {
+                    to_free[n] = m;
+                    n += 1;
+                }
+            }
+        }
+        for &m in &to_free[..n] {
+            let old = self.cells[m];
+            let new = old & 0x0F & !TRAPPED;
+            self.hash ^= zobrist(m - PAD, old) ^ zobrist(m - PAD, new);
+            self.cells[m] = new;
+            self.trapped -= 1;
+        }
+    }
+
+    // ----- results -----
+
+    fn material_outcome(&self, equal_reason: Reason) -> Outcome {
+        let total = |c: usize| self.pieces[c] as u32 + self.hand[c][0] as u32 + self.hand[c][1] as u32;
+        let (w, b) = (total(0), total(1));
+        let winner = match w.cmp(&b) {
+            std::cmp::Ordering::Greater => Some(Color::White),
+            std::cmp::Ordering::Less => Some(Color::Black),
+            std::cmp::Ordering::Equal => None,
+        };
+        Outcome { winner, reason: if winner.is_some() { Reason::Material } else { equal_reason } }
+    }
+
+    fn dux_immobilized(&self, color: usize) -> bool {
+        let d = self.dux[color];
+        if d == 0 {
+            return false;
+        }
+        let v = View { cells: &self.cells, from: 0, to: 0, piece: self.cells[0] };
+        self.immobilized_after(&v, &Effects::default(), d, self.rules.end.dux_immobilized)
+    }
+
+    /// The ordered end checks of SEMANTICS.md after a ply by `mover`.
+    fn end_checks(&self, mover: Color, mv: Move, dux_captured: bool) -> Option<Outcome> {
+        let end = &self.rules.end;
+        let (me, opp) = (mover.index(), mover.opponent().index());
+        let win = |reason| Some(Outcome { winner: Some(mover), reason });
+        let lose = |reason| Some(Outcome { winner: Some(mover.opponent()), reason });
+        if let MoveKind::Place(_) = mv.kind {
+            return self.final_checks();
+        }
+        // 1. Dux captured.
+        if end.win_by_dux_capture && dux_captured {
+            return win(Reason::DuxCaptured);
+        }
+        // 2. Immobilisation.
+        if end.dux_immobilized != Immobilization::Off {
+            let enemy = self.dux_immobilized(opp);
+            let own = end.self_immobilization == SelfImmobilization::Loses && self.dux_immobilized(me);
+            if enemy {
+                return if own && !end.both_immobilized_mover_wins { lose(Reason::Immobilized) } else { win(Reason::Immobilized) };
+            }
+            if own {
+                return lose(Reason::Immobilized);
+            }
+        }
+        // 3. (parcae order) no legal move before bare.
+        if end.stalemate_before_bare && !self.has_legal_move() {
+            return Some(self.no_moves_outcome());
+        }
+        // 4. Bare / annihilated.
+        if end.lose_at_soldiers >= 0 {
+            let left = self.soldiers[opp] as i32 + self.hand[opp][0] as i32;
+            if left <= end.lose_at_soldiers {
+                return win(if self.rules.has_dux { Reason::Bare } else { Reason::Annihilated });
+            }
+        }
+        // 5. Repetition.
+        match end.repetition {
+            Repetition::Draw | Repetition::MoverLoses
+                if self.repetition_count() >= end.repetition_count as usize =>
+            {
+                return if end.repetition == Repetition::Draw {
+                    Some(Outcome { winner: None, reason: Reason::Repetition })
+                } else {
+                    lose(Reason::Repetition)
+                };
+            }
+            _ => {}
+        }
+        // 6. No-capture limit.
+        if end.no_capture_limit > 0 && self.since_capture >= end.no_capture_limit {
+            return Some(match end.no_capture_result {
+                LimitResult::Draw => Outcome { winner: None, reason: Reason::NoCaptureLimit },
+                LimitResult::Material => self.material_outcome(Reason::NoCaptureLimit),
+            });
+        }
+        // 7, 8.
+        self.final_checks()
+    }
+
+    fn no_moves_outcome(&self) -> Outcome {
+        match self.rules.end.no_moves {
+            NoMoves::Loses => Outcome { winner: Some(self.turn.opponent()), reason: Reason::Stalemate },
+            NoMoves::Material => self.material_outcome(Reason::Stalemate),
+        }
+    }
+
+    /// Steps 7 and 8: no legal move for the side to move; the ply cap.
+    fn final_checks(&self) -> Option<Outcome> {
+        if !self.has_legal_move() {
+            return Some(self.no_moves_outcome());
+        }
+        if self.ply >= self.ply_cap {
+            return Some(Outcome { winner: None, reason: Reason::PlyCap });
+        }
+        None
+    }
+}
+
+/// Who makes placement number `i` (0-based) when each side places `soldiers` soldiers
+/// (then, when both are done, one Dux each, first player first).
+pub fn placer(order: Placement, first: Color, soldiers: u16, i: u16) -> Color {
+    let second = first.opponent();
+    if i >= 2 * soldiers {
+        return if i == 2 * soldiers { first } else { second };
+    }
+    let first_places = match order {
+        Placement::OneEach => i % 2 == 0,
+        Placement::TwoEach => (i / 2) % 2 == 0,
+        Placement::OneTwoOne => i == 0 || ((i - 1) / 2) % 2 == 1,
+    };
+    if first_places { first } else { second }
+}
