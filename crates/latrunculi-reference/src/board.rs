@@ -153,9 +153,9 @@ impl Board {
 
     /// Where the Dux of `color` stands, if it is on the board.
     pub fn dux_of(&self, color: Color) -> Option<Pos> {
-        self.all_squares().into_iter().find(|&p| {
-            self.get(p).is_some_and(|c| c.piece.color == color && c.piece.kind == PieceKind::Dux)
-        })
+        self.all_squares()
+            .into_iter()
+            .find(|&p| self.get(p).is_some_and(|c| c.piece.color == color && c.piece.kind == PieceKind::Dux))
     }
 
     /// Number of pieces of `color` on the board (all kinds, trapped included).

@@ -162,9 +162,8 @@ fn phalanx(rules: &Rules, b: &Board, s: Pos, d: Pos, mover: Color) -> Vec<Pos> {
     if k < 1 || !b.has_soldier_of(victim, enemy) {
         return Vec::new();
     }
-    let rectangle = perpendiculars(d)
-        .into_iter()
-        .any(|p| (0..=k).all(|i| is_capturer(rules, b, step(step(s, p, 1), d, i), mover)));
+    let rectangle =
+        perpendiculars(d).into_iter().any(|p| (0..=k).all(|i| is_capturer(rules, b, step(step(s, p, 1), d, i), mover)));
     if rectangle { vec![victim] } else { Vec::new() }
 }
 
@@ -177,10 +176,7 @@ fn surrounded_by(b: &Board, p: Pos, color: Color) -> bool {
 /// neighbours all hold pieces of the mover.
 fn enclosure(b: &Board, s: Pos, mover: Color) -> Vec<Pos> {
     let enemy = mover.opponent();
-    b.neighbours4(s)
-        .into_iter()
-        .filter(|&v| b.has_soldier_of(v, enemy) && surrounded_by(b, v, mover))
-        .collect()
+    b.neighbours4(s).into_iter().filter(|&v| b.has_soldier_of(v, enemy) && surrounded_by(b, v, mover)).collect()
 }
 
 /// Dux capture: the enemy Dux orthogonally adjacent to `s` whose on-board orthogonal
@@ -279,9 +275,8 @@ pub(crate) fn resolve_movement(rules: &Rules, before: &Board, from: Pos, to: Pos
     if !trap_effect {
         removed.extend(flanked.iter().map(|(v, _)| *v));
     }
-    let enemy_dux_captured = removed
-        .iter()
-        .any(|&v| b.get(v).is_some_and(|c| c.piece.color == enemy && c.piece.kind == PieceKind::Dux));
+    let enemy_dux_captured =
+        removed.iter().any(|&v| b.get(v).is_some_and(|c| c.piece.color == enemy && c.piece.kind == PieceKind::Dux));
     for &v in &removed {
         debug_assert_ne!(v, s, "the moved piece is never its own victim");
         b.set(v, None);

@@ -20,8 +20,7 @@ mod tests;
 use std::collections::BTreeMap;
 
 use latrunculi_rules::ruleset::{
-    DuxMove, HopOver, Immobilization, LimitResult, NoMoves, Placement, Repetition, SelfImmobilization,
-    SoldierMove,
+    DuxMove, HopOver, Immobilization, LimitResult, NoMoves, Placement, Repetition, SelfImmobilization, SoldierMove,
 };
 use latrunculi_rules::{Color, Move, MoveKind, Outcome, Piece, PieceKind, Reason, Rules, Ruleset, Square};
 
@@ -164,8 +163,8 @@ impl RefGame {
             }
             self.side = self.placer().unwrap_or(mover.opponent());
             self.history = vec![self.snapshot()];
-            // Placements capture nothing, trap nothing and end nothing: only the cap.
-            self.outcome = self.ply_cap_outcome();
+            // Placements capture nothing and trap nothing; only steps 7 and 8 apply.
+            self.outcome = self.no_legal_ply_outcome().or_else(|| self.ply_cap_outcome());
             return Vec::new();
         }
 
@@ -212,8 +211,8 @@ impl RefGame {
         if soldiers_left > 0 {
             let i = 2 * self.soldiers_in_hand_at_start as u32 - soldiers_left;
             let first_places = match self.rules.placement {
-                Placement::OneEach => i % 2 == 0,
-                Placement::TwoEach => (i / 2) % 2 == 0,
+                Placement::OneEach => i.is_multiple_of(2),
+                Placement::TwoEach => (i / 2).is_multiple_of(2),
                 Placement::OneTwoOne => i == 0 || ((i - 1) / 2) % 2 == 1,
             };
             let scheduled = if first_places { first } else { other };
@@ -268,9 +267,11 @@ impl RefGame {
 
     fn removal_candidates(&self) -> Vec<Candidate> {
         let enemy = self.side.opponent();
-        let trapped = self.board.all_squares().into_iter().filter(|&p| {
-            self.board.get(p).is_some_and(|c| c.piece.color == enemy && c.piece.trapped)
-        });
+        let trapped = self
+            .board
+            .all_squares()
+            .into_iter()
+            .filter(|&p| self.board.get(p).is_some_and(|c| c.piece.color == enemy && c.piece.trapped));
         trapped.map(|p| Candidate { mv: Move::remove(square_of(p)), dir: None }).collect()
     }
 
@@ -348,9 +349,9 @@ impl RefGame {
     }
 
     fn is_trapped_enemy_soldier(&self, p: Pos, mover: Color) -> bool {
-        self.board.get(p).is_some_and(|c| {
-            c.piece.color == mover.opponent() && c.piece.kind == PieceKind::Soldier && c.piece.trapped
-        })
+        self.board
+            .get(p)
+            .is_some_and(|c| c.piece.color == mover.opponent() && c.piece.kind == PieceKind::Soldier && c.piece.trapped)
     }
 
     fn may_hop(&self, kind: PieceKind) -> bool {
@@ -450,9 +451,11 @@ impl RefGame {
     /// enemy Dux.
     fn is_offensive(&self, to: Pos, r: &PlyResult) -> bool {
         let enemy = self.side.opponent();
-        let next_to_enemy_dux = self.board.neighbours4(to).into_iter().any(|n| {
-            self.board.get(n).is_some_and(|c| c.piece.color == enemy && c.piece.kind == PieceKind::Dux)
-        });
+        let next_to_enemy_dux = self
+            .board
+            .neighbours4(to)
+            .into_iter()
+            .any(|n| self.board.get(n).is_some_and(|c| c.piece.color == enemy && c.piece.kind == PieceKind::Dux));
         !r.removed.is_empty() || !r.trapped.is_empty() || next_to_enemy_dux
     }
 
@@ -535,9 +538,9 @@ impl RefGame {
             return true;
         }
         let enemy = self.side.opponent();
-        let between = [(1, 0), (0, 1)].into_iter().any(|a| {
-            self.board.has_piece_of(step(to, a, 1), enemy) && self.board.has_piece_of(step(to, a, -1), enemy)
-        });
+        let between = [(1, 0), (0, 1)]
+            .into_iter()
+            .any(|a| self.board.has_piece_of(step(to, a, 1), enemy) && self.board.has_piece_of(step(to, a, -1), enemy));
         !between || !r.removed.is_empty() || !r.trapped.is_empty()
     }
 
@@ -569,9 +572,8 @@ impl RefGame {
         }
         // 2. Immobilisation.
         if end.dux_immobilized != Immobilization::Off {
-            let immobilised = |c: Color| {
-                self.board.dux_of(c).is_some_and(|d| dux_immobilised(&self.board, d, end.dux_immobilized))
-            };
+            let immobilised =
+                |c: Color| self.board.dux_of(c).is_some_and(|d| dux_immobilised(&self.board, d, end.dux_immobilized));
             let own_loses = end.self_immobilization == SelfImmobilization::Loses && immobilised(mover);
             if immobilised(enemy) {
                 let mover_wins = !own_loses || end.both_immobilized_mover_wins;

@@ -10,11 +10,16 @@
 #![warn(missing_docs)]
 
 mod board;
+pub mod notation;
 pub mod position;
 pub mod ruleset;
 pub mod setup;
 pub mod types;
 
+pub use notation::{
+    GameRecord, MoveError, MoveStatus, MoveText, NotationWarning, ParsedMove, RecordError, RecordedResult, ReplayOptions,
+    ReplayReport, ReplayedMove, ResultVerdict, RuleBreach, Suffix, WrittenMove, move_text, parse_move, replay,
+};
 pub use position::{DEFAULT_PLY_CAP, EffectKind, Effects, Position, PositionError};
 pub use ruleset::{Rules, Ruleset, RulesetError};
 pub use setup::{Setup, SetupError};

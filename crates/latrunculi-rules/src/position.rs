@@ -12,8 +12,8 @@ use crate::types::{Color, Move, MoveKind, Outcome, Piece, PieceKind, Reason, Squ
 /// The default experiment-level hard ply cap (RULES.md §1).
 pub const DEFAULT_PLY_CAP: u32 = 1000;
 
-/// Most effects one ply can have (generous: line captures in 8 directions, corners ...).
-const MAX_EFFECTS: usize = 64;
+/// Most effects one ply can have (line captures in 4 directions, corners, extras).
+const MAX_EFFECTS: usize = 48;
 
 /// What a ply did to one enemy piece.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -24,49 +24,61 @@ pub enum EffectKind {
     Trapped,
 }
 
-/// The captures and traps one ply makes, in ascending square order.
+/// The captures and traps one ply makes. Each entry packs a mailbox index (9 bits) and
+/// a code (`REMOVE`, or a trap axis `0..=4`) in a `u16`.
 #[derive(Clone, Copy, Debug)]
 pub struct Effects {
     len: u8,
-    items: [(u16, u8); MAX_EFFECTS],
+    items: [u16; MAX_EFFECTS],
 }
 
 impl Default for Effects {
+    #[inline]
     fn default() -> Effects {
-        Effects { len: 0, items: [(0, 0); MAX_EFFECTS] }
+        Effects { len: 0, items: [0; MAX_EFFECTS] }
     }
 }
 
 impl PartialEq for Effects {
     fn eq(&self, other: &Effects) -> bool {
-        self.items[..self.len as usize] == other.items[..other.len as usize]
+        let mut a = self.items[..self.len as usize].to_vec();
+        let mut b = other.items[..other.len as usize].to_vec();
+        a.sort_unstable();
+        b.sort_unstable();
+        a == b
     }
 }
 
-/// Effect codes stored in [`Effects`]: `REMOVE`, or a trap axis `0..=4`.
-const REMOVE: u8 = 0xFF;
+/// Effect code: the piece is removed (any other code is a trap axis `0..=4`).
+const REMOVE: u8 = 7;
 
 impl Effects {
     #[inline]
     fn add(&mut self, m: usize, code: u8) {
         let n = self.len as usize;
         for item in &mut self.items[..n] {
-            if item.0 as usize == m {
+            if (*item & 0x1FF) as usize == m {
                 if code == REMOVE {
-                    item.1 = REMOVE;
+                    *item = m as u16 | (REMOVE as u16) << 9;
                 }
                 return;
             }
         }
         if n < MAX_EFFECTS {
-            self.items[n] = (m as u16, code);
+            self.items[n] = m as u16 | (code as u16) << 9;
             self.len += 1;
         }
     }
 
+    /// (mailbox index, code) pairs.
     #[inline]
-    fn raw(&self) -> &[(u16, u8)] {
-        &self.items[..self.len as usize]
+    fn raw(&self) -> impl Iterator<Item = (usize, u8)> + '_ {
+        self.items[..self.len as usize].iter().map(|&x| ((x & 0x1FF) as usize, (x >> 9) as u8))
+    }
+
+    #[inline]
+    fn removes(&self, m: usize) -> bool {
+        self.raw().any(|(i, c)| i == m && c == REMOVE)
     }
 
     /// Whether the ply captured or trapped nothing.
@@ -85,8 +97,7 @@ impl Effects {
     pub fn iter(&self) -> impl Iterator<Item = (Square, EffectKind)> + '_ {
         let mut v: Vec<(Square, EffectKind)> = self
             .raw()
-            .iter()
-            .map(|&(m, c)| (sq_of(m as usize), if c == REMOVE { EffectKind::Captured } else { EffectKind::Trapped }))
+            .map(|(m, c)| (sq_of(m), if c == REMOVE { EffectKind::Captured } else { EffectKind::Trapped }))
             .collect();
         v.sort_by_key(|(s, _)| *s);
         v.into_iter()
@@ -158,6 +169,12 @@ impl View<'_> {
             self.cells[i]
         }
     }
+}
+
+/// Whether two mailbox indices are orthogonal neighbours.
+#[inline(always)]
+fn adjacent(a: usize, b: usize) -> bool {
+    matches!(a as i32 - b as i32, 1 | -1 | 16 | -16)
 }
 
 #[inline(always)]
@@ -591,7 +608,7 @@ impl Position {
                 if cap.push_and_crush {
                     let (a, b, c) = (step(s, dir), step(s, 2 * dir), step(s, 3 * dir));
                     if self.is_capturer(v.at(a), mover)
-                        && v.at(b) & ID == PIECE | opp as u8
+                        && v.at(b) & (OFF | PIECE | BLACK | DUX) == PIECE | opp as u8
                         && (v.at(c) == OFF || self.is_capturer(v.at(c), mover))
                     {
                         fx.add(b, REMOVE);
@@ -605,7 +622,7 @@ impl Position {
                         k += 1;
                     }
                     let first = step(s, dir);
-                    if k >= 2 && self.is_capturer(v.at(t), mover) && v.at(first) & (ID | DUX) == PIECE | opp as u8 {
+                    if k >= 2 && self.is_capturer(v.at(t), mover) && v.at(first) & (OFF | PIECE | BLACK | DUX) == PIECE | opp as u8 {
                         fx.add(first, REMOVE);
                     }
                 }
@@ -616,7 +633,7 @@ impl Position {
                         t = step(t, dir);
                         k += 1;
                     }
-                    if k >= 1 && v.at(t) & ID == PIECE | opp as u8 {
+                    if k >= 1 && v.at(t) & (OFF | PIECE | BLACK | DUX) == PIECE | opp as u8 {
                         let side = if dir.abs() == 1 { 16 } else { 1 };
                         for p in [side, -side] {
                             let mut ok = true;
@@ -677,7 +694,7 @@ impl Position {
     #[inline]
     fn immobilized_after(&self, v: &View, fx: &Effects, d: usize, how: Immobilization) -> bool {
         let owner = (v.at(d) & BLACK) as usize;
-        let freed = |n: usize| fx.raw().iter().any(|&(m, c)| m as usize == n && c == REMOVE);
+        let freed = |n: usize| fx.removes(n);
         match how {
             Immobilization::EnemyOnly => ORTH.iter().all(|&dd| {
                 let n = step(d, dd);
@@ -765,15 +782,20 @@ impl Position {
         if !(check_all || selfimm || limit != Limit::Free) {
             return true;
         }
-        let fx = self.effects_of(from, to, piece, dir);
         let v = View { cells: &self.cells, from, to, piece };
+        // An empty neighbour after the move means the own Dux is free whatever is captured.
+        let selfimm = selfimm && !ORTH.iter().any(|&d| v.at(step(own_dux, d)) == EMPTY);
+        if !(check_all || selfimm || limit != Limit::Free) {
+            return true;
+        }
+        let fx = self.effects_of(from, to, piece, dir);
         if limit != Limit::Free {
             let enemy_dux = self.dux[mover ^ 1];
             let offensive = !fx.is_empty()
                 || (enemy_dux != 0 && ORTH.iter().any(|&d| step(to, d) == enemy_dux));
             match limit {
                 Limit::OffensiveOnly if !offensive => return false,
-                Limit::OneSquareUnlessOffensive if !offensive && !ORTH.iter().any(|&d| step(from, d) == to) => {
+                Limit::OneSquareUnlessOffensive if !offensive && !ALL8.iter().any(|&d| step(from, d) == to) => {
                     return false;
                 }
                 _ => {}
@@ -798,6 +820,16 @@ impl Position {
             }
         }
         true
+    }
+
+    /// Whether square `m` has an empty orthogonal neighbour once a piece has moved from
+    /// `from` to `to`.
+    #[inline(always)]
+    fn has_empty_neighbour(&self, m: usize, from: usize, to: usize) -> bool {
+        ORTH.iter().any(|&d| {
+            let n = step(m, d);
+            n != to && (n == from || self.cells[n] == EMPTY)
+        })
     }
 
     /// Calls `f` with every legal move until it returns false. Returns false if stopped.
@@ -826,6 +858,8 @@ impl Position {
         }
         let check_all = mv.rule7_no_entering_between_enemies || self.rules.end.repetition == Repetition::Illegal;
         let displacement = cap.capture_by_displacement && self.trapped > 0;
+        let selfimm_on = self.rules.end.self_immobilization == SelfImmobilization::Illegal;
+        let own_dux = self.dux[me];
         for from in self.occ[me].iter_mb() {
             let piece = self.cells[from];
             if piece & TRAPPED != 0 {
@@ -837,12 +871,19 @@ impl Position {
             }
             let is_dux = piece & DUX != 0;
             let fsq = sq_of(from);
-            let mut emit = |to: usize, dir: i32| -> bool {
-                if self.movement_is_legal(from, to, piece, dir, limit, check_all) {
-                    f(Move::movement(fsq, sq_of(to)))
-                } else {
-                    true
-                }
+            let plain = !check_all && limit == Limit::Free;
+            let soldier_fast = plain && (!selfimm_on || !is_dux);
+            let legal = |to: usize, dir: i32| -> bool {
+                // Fast path: no combat limit, no global filter, and the own Dux keeps an
+                // empty neighbour (or is not touched by this move).
+                let fast = plain
+                    && (!selfimm_on
+                        || if is_dux {
+                            self.has_empty_neighbour(to, from, to)
+                        } else {
+                            own_dux == 0 || !adjacent(to, own_dux) || self.has_empty_neighbour(own_dux, from, to)
+                        });
+                fast || self.movement_is_legal(from, to, piece, dir, limit, check_all)
             };
             // Slides and steps.
             let slide = if is_dux { mv.dux == DuxMove::Slide } else { mv.soldier == SoldierMove::Slide };
@@ -857,7 +898,10 @@ impl Position {
                 }
                 let mut t = step(from, d);
                 while self.cells[t] == EMPTY {
-                    if !emit(t, d) {
+                    // Inline fast path for the common case: a free soldier not landing
+                    // next to its own Dux (or no self-immobilisation rule).
+                    let ok = (soldier_fast && (own_dux == 0 || !adjacent(t, own_dux))) || legal(t, d);
+                    if ok && !f(Move::movement(fsq, sq_of(t))) {
                         return false;
                     }
                     if !slide {
@@ -865,10 +909,12 @@ impl Position {
                     }
                     t = step(t, d);
                 }
-                if displacement && self.cells[t] & (ID | DUX | TRAPPED) == PIECE | TRAPPED | (me ^ 1) as u8 {
-                    if !emit(t, d) {
-                        return false;
-                    }
+                if displacement
+                    && self.cells[t] & (ID | DUX | TRAPPED) == PIECE | TRAPPED | (me ^ 1) as u8
+                    && legal(t, d)
+                    && !f(Move::movement(fsq, sq_of(t)))
+                {
+                    return false;
                 }
             }
             // Hops.
@@ -876,7 +922,11 @@ impl Position {
             let dedupe = slide && mv.hop_chain;
             if hops
                 && !self.for_each_hop_end(from, piece, &mut |to| {
-                    if dedupe && self.travel_dir(from, to) != 0 { true } else { emit(to, 0) }
+                    if (dedupe && self.travel_dir(from, to) != 0) || !legal(to, 0) {
+                        true
+                    } else {
+                        f(Move::movement(fsq, sq_of(to)))
+                    }
                 })
             {
                 return false;
@@ -1033,19 +1083,18 @@ impl Position {
         self.is_legal(mv).then(|| self.play(mv))
     }
 
+    /// Who moves after a placement by the side to move: the next scheduled placer (the
+    /// other player if the scheduled one has nothing left of that kind), or, once all is
+    /// placed, the player who did not place last.
     fn next_turn_after_placement(&self) -> Color {
-        if self.placements_done < self.placements_total {
-            placer(
-                self.rules.placement,
-                self.rules.first_player,
-                self.soldiers_per_side as u16,
-                self.placements_done,
-            )
-        } else {
-            // Movement starts with the player who did not place last.
-            placer(self.rules.placement, self.rules.first_player, self.soldiers_per_side as u16, self.placements_total - 1)
-                .opponent()
+        if self.placements_done >= self.placements_total {
+            return self.turn.opponent();
         }
+        let first = self.rules.first_player;
+        let soldiers = self.soldiers_per_side as u16;
+        let scheduled = placer(self.rules.placement, first, soldiers, self.placements_done);
+        let kind = if self.placements_done < 2 * soldiers { 0 } else { 1 };
+        if self.hand[scheduled.index()][kind] > 0 { scheduled } else { scheduled.opponent() }
     }
 
     fn apply_placement(&mut self, kind: PieceKind, to: usize) {
@@ -1086,8 +1135,7 @@ impl Position {
         self.put(to, piece);
         self.hash ^= zobrist(to - PAD, piece);
         let mut captured = false;
-        for &(m, code) in fx.raw() {
-            let m = m as usize;
+        for (m, code) in fx.raw() {
             if m == to {
                 captured = true; // displaced, already removed
                 continue;

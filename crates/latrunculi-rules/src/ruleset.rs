@@ -789,6 +789,9 @@ impl Ruleset {
         if self.capture.removal_move && self.capture.effect != CaptureEffect::Trap {
             return Err("capture.removal_move needs capture.effect = \"trap\"".into());
         }
+        if self.capture.line && self.capture.effect == CaptureEffect::Trap {
+            return Err("capture.line cannot be combined with capture.effect = \"trap\" (the holders of a trapped run are undefined)".into());
+        }
         if self.end.repetition != Repetition::Off && self.end.repetition_count < 2 {
             return Err("end.repetition_count must be at least 2".into());
         }

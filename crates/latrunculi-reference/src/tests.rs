@@ -1,0 +1,488 @@
+//! Hand-made situations for the reference engine, and random games on every ruleset.
+
+use std::collections::BTreeSet;
+
+use latrunculi_rules::ruleset::{Layout, Placement, SetupSpec};
+use latrunculi_rules::{Color, Move, MoveKind, Outcome, PieceKind, Reason, Ruleset, Square};
+
+use crate::RefGame;
+
+fn sq(name: &str) -> Square {
+    name.parse().unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn mv(from: &str, to: &str) -> Move {
+    Move::movement(sq(from), sq(to))
+}
+
+fn squares(names: &[&str]) -> Vec<Square> {
+    let mut v: Vec<Square> = names.iter().map(|n| sq(n)).collect();
+    v.sort();
+    v
+}
+
+/// The built-in ruleset `id` with an explicit position (`D` prefix marks a Dux).
+fn position(id: &str, white: &[&str], black: &[&str]) -> Ruleset {
+    let mut rs = Ruleset::builtin(id).unwrap();
+    rs.setup = SetupSpec {
+        layout: Layout::Squares,
+        white: white.iter().map(|s| s.to_string()).collect(),
+        black: black.iter().map(|s| s.to_string()).collect(),
+        ..SetupSpec::default()
+    };
+    rs.validate().unwrap();
+    rs
+}
+
+fn is_legal(g: &RefGame, m: Move) -> bool {
+    g.legal_moves().contains(&m)
+}
+
+fn color_at(g: &RefGame, name: &str) -> Option<Color> {
+    g.piece_at(sq(name)).map(|p| p.color)
+}
+
+// ---------------------------------------------------------------------------------
+// Custodial and corner capture (Kowalski)
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn double_custodial_strike() {
+    // Seed 000: E5 between D5/F5 with anvils C5/G5.
+    let rs = position("kowalski", &["e1", "c5", "g5", "Dk2"], &["d5", "f5", "h8", "Dk7"]);
+    let mut g = RefGame::new(&rs);
+    assert_eq!(g.play(mv("e1", "e5")), squares(&["d5", "f5"]));
+    assert_eq!(g.piece_at(sq("d5")), None);
+    assert_eq!(g.piece_at(sq("f5")), None);
+    assert_eq!(color_at(&g, "e5"), Some(Color::White));
+    assert_eq!(g.outcome(), None);
+    assert_eq!(g.side_to_move(), Color::Black);
+}
+
+#[test]
+fn moving_between_two_enemies_is_safe() {
+    let rs = position("kowalski", &["e1", "Dk2"], &["d5", "f5", "h8", "Dk7"]);
+    let mut g = RefGame::new(&rs);
+    assert_eq!(g.play(mv("e1", "e5")), vec![]);
+    assert_eq!(color_at(&g, "e5"), Some(Color::White));
+    // Black may not capture it by doing nothing: only the moved piece is a hammer.
+    assert_eq!(g.play(mv("h8", "h7")), vec![]);
+    assert_eq!(color_at(&g, "e5"), Some(Color::White));
+}
+
+#[test]
+fn dux_with_anvil_is_still_not_captured() {
+    let rs = position("kowalski", &["c1", "f8", "Dk2"], &["e6", "a5", "De8"]);
+    let mut g = RefGame::new(&rs);
+    // d8 hammer, e8 black Dux, f8 white anvil: the Dux is never captured.
+    assert_eq!(g.play(mv("c1", "c8")), vec![]);
+    g.play(mv("a5", "a4"));
+    assert_eq!(g.play(mv("c8", "d8")), vec![]);
+    assert!(g.piece_at(sq("e8")).is_some());
+}
+
+#[test]
+fn active_corner_capture() {
+    let rs = position("kowalski", &["a1", "b8", "Dk2"], &["a8", "h7", "Dk7"]);
+    let mut g = RefGame::new(&rs);
+    assert_eq!(g.play(mv("a1", "a7")), squares(&["a8"]));
+    assert_eq!(g.piece_at(sq("a8")), None);
+}
+
+#[test]
+fn passive_corner_capture_happens_wherever_the_mover_lands() {
+    let rs = position("kowalski-parcae", &["a7", "b8", "l1", "Df1"], &["a8", "h5", "Df8"]);
+    let mut g = RefGame::new(&rs);
+    assert_eq!(g.play(mv("l1", "l2")), squares(&["a8"]));
+}
+
+#[test]
+fn self_immobilisation_is_judged_after_captures_are_removed() {
+    // The white Dux on a1 is already boxed in (b1 white, a2 black). c3-a3 captures a2
+    // against the Dux and so frees it; an unrelated move leaves it immobilised.
+    let rs = position("kowalski", &["b1", "c3", "h5", "Da1"], &["a2", "h8", "Dk7"]);
+    let mut g = RefGame::new(&rs);
+    assert!(!is_legal(&g, mv("h5", "h6")));
+    assert!(is_legal(&g, mv("b1", "c1")));
+    assert_eq!(g.play(mv("c3", "a3")), squares(&["a2"]));
+}
+
+#[test]
+fn self_immobilisation_is_illegal_in_kowalski() {
+    // The white Dux on a1 has one open side (a2); a soldier may not close it.
+    let rs = position("kowalski", &["b1", "c2", "Da1"], &["h8", "g7", "Dk7"]);
+    let g = RefGame::new(&rs);
+    assert!(!is_legal(&g, mv("c2", "a2")));
+    assert!(is_legal(&g, mv("c2", "b2")));
+}
+
+// ---------------------------------------------------------------------------------
+// Latrunculi XXI
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn xxi_push_and_crush_against_the_wall() {
+    // g4-h4xj4 on 10 × 8.
+    let rs = position("xxi", &["g4", "i4", "Da1"], &["j4", "a8", "Dh8"]);
+    let mut g = RefGame::new(&rs);
+    assert_eq!(g.play(mv("g4", "h4")), squares(&["j4"]));
+}
+
+#[test]
+fn xxi_push_and_crush_against_a_friend() {
+    // d5-f5xh5.
+    let rs = position("xxi", &["d5", "g5", "i5", "Da1"], &["h5", "a8", "Dh8"]);
+    let mut g = RefGame::new(&rs);
+    assert_eq!(g.play(mv("d5", "f5")), squares(&["h5"]));
+}
+
+#[test]
+fn xxi_flank_attack() {
+    // h4-g4xf4: f4, e4 black, d4 white.
+    let rs = position("xxi", &["h4", "d4", "Da1"], &["f4", "e4", "a8", "Dh8"]);
+    let mut g = RefGame::new(&rs);
+    assert_eq!(g.play(mv("h4", "g4")), squares(&["f4"]));
+    assert_eq!(color_at(&g, "e4"), Some(Color::Black));
+}
+
+#[test]
+fn xxi_flank_from_the_side_is_not_a_flank() {
+    // g5-g4 lands next to f4 but travels south: no flank, no capture.
+    let rs = position("xxi", &["g5", "d4", "Da1"], &["f4", "e4", "a8", "Dh8"]);
+    let mut g = RefGame::new(&rs);
+    assert_eq!(g.play(mv("g5", "g4")), vec![]);
+}
+
+#[test]
+fn xxi_phalanx() {
+    // a1-e1xg1: f1 white, testudo e2 f2 above, g1 black (h1 black behind it).
+    let rs = position("xxi", &["a1", "f1", "e2", "f2", "Dj3"], &["g1", "h1", "a8", "Dh8"]);
+    let mut g = RefGame::new(&rs);
+    assert_eq!(g.play(mv("a1", "e1")), squares(&["g1"]));
+    assert_eq!(color_at(&g, "h1"), Some(Color::Black));
+}
+
+#[test]
+fn xxi_locked_soldier_may_only_make_offensive_plies() {
+    let rs = position("xxi", &["e4", "a1", "Dj1"], &["e5", "a8", "Dh8"]);
+    let g = RefGame::new(&rs);
+    let from_e4: Vec<Move> = g.legal_moves().into_iter().filter(|m| m.from == sq("e4")).collect();
+    assert_eq!(from_e4, vec![]);
+    // With a second attacker on e5 (d5), e4 is no longer the sole attacker.
+    let rs = position("xxi", &["e4", "d5", "a1", "Dj1"], &["e5", "a8", "Dh8"]);
+    let g = RefGame::new(&rs);
+    assert!(is_legal(&g, mv("e4", "e3")));
+}
+
+#[test]
+fn xxi_dux_limits() {
+    // The white Dux on e4 is the sole attacker of e5: a non-offensive ply goes one
+    // square only.
+    let rs = position("xxi", &["a1", "De4"], &["e5", "a8", "Dh8"]);
+    let g = RefGame::new(&rs);
+    assert!(is_legal(&g, mv("e4", "e3")));
+    assert!(!is_legal(&g, mv("e4", "e2")));
+    // One side open and an enemy adjacent: the Dux cannot move at all.
+    let rs = position("xxi", &["a1", "d4", "e3", "De4"], &["e5", "a8", "Dh8"]);
+    let g = RefGame::new(&rs);
+    assert!(g.legal_moves().iter().all(|m| m.from != sq("e4")));
+}
+
+#[test]
+fn xxi_immobilising_the_enemy_dux_wins() {
+    // Black Dux on a8 with a black soldier on b8; white closes a7.
+    let rs = position("xxi", &["a1", "Dj1"], &["b8", "Da8", "h8"]);
+    let mut g = RefGame::new(&rs);
+    g.play(mv("a1", "a7"));
+    assert_eq!(g.outcome(), Some(Outcome { winner: Some(Color::White), reason: Reason::Immobilized }));
+    assert!(g.legal_moves().is_empty());
+}
+
+// ---------------------------------------------------------------------------------
+// Repetition
+// ---------------------------------------------------------------------------------
+
+fn shuffle(g: &mut RefGame, plies: &[(&str, &str)]) {
+    for &(f, t) in plies {
+        assert_eq!(g.outcome(), None, "before {f}-{t}");
+        g.play(mv(f, t));
+    }
+}
+
+const SHUFFLE: [(&str, &str); 4] = [("a1", "a2"), ("a8", "a7"), ("a2", "a1"), ("a7", "a8")];
+
+#[test]
+fn classical_threefold_repetition_draws() {
+    let mut g = RefGame::new(&Ruleset::builtin("classical").unwrap());
+    shuffle(&mut g, &SHUFFLE);
+    assert_eq!(g.outcome(), None); // second occurrence
+    shuffle(&mut g, &SHUFFLE);
+    assert_eq!(g.outcome(), Some(Outcome { winner: None, reason: Reason::Repetition }));
+    assert_eq!(g.plies(), 8);
+}
+
+#[test]
+fn xxi_threefold_repetition_loses_for_the_mover() {
+    let mut g = RefGame::new(&Ruleset::builtin("xxi").unwrap());
+    shuffle(&mut g, &SHUFFLE);
+    shuffle(&mut g, &SHUFFLE);
+    assert_eq!(g.outcome(), Some(Outcome { winner: Some(Color::White), reason: Reason::Repetition }));
+}
+
+#[test]
+fn common_third_occurrence_is_illegal() {
+    let mut g = RefGame::new(&Ruleset::builtin("common").unwrap());
+    shuffle(&mut g, &SHUFFLE);
+    shuffle(&mut g, &SHUFFLE[..3]);
+    assert!(!is_legal(&g, mv("a7", "a8")));
+    assert!(is_legal(&g, mv("a7", "a6")));
+}
+
+// ---------------------------------------------------------------------------------
+// Common: line capture
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn line_capture_takes_the_whole_run() {
+    let rs = position("common", &["b1", "f5", "Dl1"], &["c5", "d5", "e5", "h8", "Dl8"]);
+    let mut g = RefGame::new(&rs);
+    assert_eq!(g.play(mv("b1", "b5")), squares(&["c5", "d5", "e5"]));
+}
+
+#[test]
+fn line_capture_is_stopped_by_a_king() {
+    let rs = position("common", &["b1", "f5", "Dl1"], &["c5", "Dd5", "e5", "h8"]);
+    let mut g = RefGame::new(&rs);
+    assert_eq!(g.play(mv("b1", "b5")), vec![]);
+}
+
+// ---------------------------------------------------------------------------------
+// Savard: enclosure of the Dux
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn savard_dux_captured_by_enclosure() {
+    let rs = position("savard", &["a7", "b7", "h1", "Dd1"], &["Da8", "h8", "g8"]);
+    let mut g = RefGame::new(&rs);
+    assert_eq!(g.play(mv("b7", "b8")), squares(&["a8"]));
+    assert_eq!(g.outcome(), Some(Outcome { winner: Some(Color::White), reason: Reason::DuxCaptured }));
+}
+
+#[test]
+fn savard_men_do_not_step_backward_but_hop_chains() {
+    let rs = position("savard", &["d4", "h1", "Da1"], &["d5", "d7", "h8", "Dh6"]);
+    let g = RefGame::new(&rs);
+    assert!(!is_legal(&g, mv("d4", "d3")));
+    assert!(is_legal(&g, mv("d4", "c4")));
+    // Hop over d5 to d6, then over d7 to d8: both ends are moves.
+    assert!(is_legal(&g, mv("d4", "d6")));
+    assert!(is_legal(&g, mv("d4", "d8")));
+}
+
+// ---------------------------------------------------------------------------------
+// Schädler: trap, rule 7, removal and release
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn schadler_trap_removal_and_release() {
+    let rs = position("schadler", &["c4", "e5", "h1", "g1"], &["d4", "c3", "c6", "h8", "g8"]);
+    let mut g = RefGame::new(&rs);
+    // e5-e4 traps d4 between e4 and c4.
+    assert_eq!(g.play(mv("e5", "e4")), squares(&["d4"]));
+    let d4 = g.piece_at(sq("d4")).unwrap();
+    assert!(d4.trapped && d4.color == Color::Black);
+    // A trapped counter cannot move.
+    assert!(g.legal_moves().iter().all(|m| m.from != sq("d4")));
+    // Black traps c4, one of d4's holders: d4 is freed.
+    assert_eq!(g.play(mv("c6", "c5")), squares(&["c4"]));
+    assert!(g.piece_at(sq("c4")).unwrap().trapped);
+    assert!(!g.piece_at(sq("d4")).unwrap().trapped);
+    // White cannot remove its own counter; Black can, next turn.
+    assert!(g.legal_moves().iter().all(|m| m.kind != MoveKind::Remove));
+    g.play(mv("h1", "h2"));
+    assert!(is_legal(&g, Move::remove(sq("c4"))));
+    assert_eq!(g.play(Move::remove(sq("c4"))), squares(&["c4"]));
+    assert_eq!(g.piece_at(sq("c4")), None);
+}
+
+#[test]
+fn schadler_release_when_a_holder_moves_away() {
+    let rs = position("schadler", &["c4", "e5", "h1", "g1"], &["d4", "h8", "g8"]);
+    let mut g = RefGame::new(&rs);
+    g.play(mv("e5", "e4"));
+    assert!(g.piece_at(sq("d4")).unwrap().trapped);
+    g.play(mv("h8", "h7"));
+    assert_eq!(g.play(mv("c4", "c3")), vec![]);
+    assert!(!g.piece_at(sq("d4")).unwrap().trapped);
+}
+
+#[test]
+fn schadler_corner_trap() {
+    let rs = position("schadler", &["b8", "a6", "h1", "g1"], &["a8", "h5", "g5"]);
+    let mut g = RefGame::new(&rs);
+    assert_eq!(g.play(mv("a6", "a7")), squares(&["a8"]));
+    assert!(g.piece_at(sq("a8")).unwrap().trapped);
+}
+
+#[test]
+fn schadler_rule7_no_entering_between_enemies() {
+    let rs = position("schadler", &["b6", "h1", "g1"], &["a5", "c5", "h8", "g8"]);
+    let g = RefGame::new(&rs);
+    assert!(!is_legal(&g, mv("b6", "b5")));
+    assert!(is_legal(&g, mv("b6", "b7")));
+}
+
+// ---------------------------------------------------------------------------------
+// Placement schedules
+// ---------------------------------------------------------------------------------
+
+/// Plays the whole placement phase (first legal placement each time) and returns who
+/// placed what: `W`/`B` for soldiers, `X`/`Y` for White's / Black's Dux.
+fn placement_sequence(rs: &Ruleset) -> (String, RefGame) {
+    let mut g = RefGame::new(rs);
+    let mut seq = String::new();
+    while let Some(m) = g.legal_moves().first().copied() {
+        let MoveKind::Place(kind) = m.kind else { break };
+        let c = match (g.side_to_move(), kind) {
+            (Color::White, PieceKind::Soldier) => 'W',
+            (Color::Black, PieceKind::Soldier) => 'B',
+            (Color::White, PieceKind::Dux) => 'X',
+            (Color::Black, PieceKind::Dux) => 'Y',
+        };
+        seq.push(c);
+        assert_eq!(g.play(m), vec![]);
+    }
+    (seq, g)
+}
+
+#[test]
+fn placement_one_each() {
+    let (seq, g) = placement_sequence(&Ruleset::builtin("schadler").unwrap());
+    assert_eq!(seq, "WB".repeat(16));
+    assert_eq!(g.side_to_move(), Color::White);
+    assert_eq!(g.in_hand(Color::White), (0, 0));
+    assert_eq!(g.plies(), 32);
+}
+
+#[test]
+fn placement_two_each_then_duxes() {
+    let (seq, g) = placement_sequence(&Ruleset::builtin("bell").unwrap());
+    assert_eq!(seq, "WWBB".repeat(8) + "XY");
+    assert_eq!(g.side_to_move(), Color::White);
+    assert_eq!(g.in_hand(Color::Black), (0, 0));
+}
+
+#[test]
+fn placement_one_two_one() {
+    let mut rs = Ruleset::builtin("bell").unwrap();
+    rs.setup.placement = Placement::OneTwoOne;
+    let (seq, g) = placement_sequence(&rs);
+    assert_eq!(seq, "W".to_string() + &"BBWW".repeat(7) + "BB" + "W" + "XY");
+    assert_eq!(g.side_to_move(), Color::White);
+
+    // Without Duxes the last placement is White's: Black moves first.
+    rs.setup.dux_in_hand = false;
+    let (seq, g) = placement_sequence(&rs);
+    assert!(seq.ends_with("BBW"));
+    assert_eq!(g.side_to_move(), Color::Black);
+}
+
+#[test]
+fn placement_sides_during_the_phase() {
+    let g = RefGame::new(&Ruleset::builtin("bell").unwrap());
+    assert_eq!(g.in_hand(Color::White), (16, 1));
+    assert_eq!(g.side_to_move(), Color::White);
+    assert!(g.legal_moves().iter().all(|m| m.kind == MoveKind::Place(PieceKind::Soldier)));
+    assert_eq!(g.legal_moves().len(), 64);
+}
+
+// ---------------------------------------------------------------------------------
+// Random games
+// ---------------------------------------------------------------------------------
+
+/// A small deterministic xorshift generator.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+fn random_game(rs: &Ruleset, seed: u64) -> RefGame {
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut g = RefGame::new(rs);
+    while g.outcome().is_none() {
+        let moves = g.legal_moves();
+        let unique: BTreeSet<Move> = moves.iter().copied().collect();
+        assert_eq!(unique.len(), moves.len(), "{}: duplicate moves", rs.id);
+        assert!(!moves.is_empty(), "{}: no moves and no outcome at ply {}", rs.id, g.plies());
+        let before = g.plies();
+        g.play(moves[rng.below(moves.len())]);
+        assert_eq!(g.plies(), before + 1);
+        assert!(g.plies() <= 1000);
+    }
+    assert!(g.legal_moves().is_empty());
+    g
+}
+
+#[test]
+fn random_games_on_every_builtin_ruleset_end() {
+    for rs in Ruleset::all_builtin() {
+        for seed in 1..=2 {
+            let g = random_game(&rs, seed);
+            let o = g.outcome().unwrap();
+            eprintln!("{} seed {seed}: {o} after {} plies", rs.id, g.plies());
+        }
+    }
+}
+
+#[test]
+fn random_games_on_other_boards_end() {
+    for (id, w, h) in [("xxi", 12, 8), ("xxi", 8, 8), ("petteia-xxi", 10, 8), ("single-stone-xxi", 8, 8)] {
+        let rs = Ruleset::builtin(id).unwrap().with_board(w, h).unwrap();
+        random_game(&rs, 7).outcome().unwrap();
+    }
+}
+
+#[test]
+fn ply_cap_ends_the_game() {
+    let mut g = RefGame::new(&Ruleset::builtin("back-rank").unwrap());
+    g.set_ply_cap(3);
+    shuffle(&mut g, &SHUFFLE[..3]);
+    assert_eq!(g.outcome(), Some(Outcome { winner: None, reason: Reason::PlyCap }));
+}
+
+// ---------------------------------------------------------------------------------
+// Falkener and Bell
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn falkener_diagonal_custodial_and_single_hop() {
+    let rs = position("falkener", &["b2", "e5", "a12"], &["d4", "l12", "k11", "f6"]);
+    let mut g = RefGame::new(&rs);
+    // e5 may hop over the adjacent enemy f6 to g7, but not chain further.
+    assert!(is_legal(&g, mv("e5", "g7")));
+    assert!(!is_legal(&g, mv("e5", "e7")));
+    assert_eq!(g.play(mv("b2", "c3")), squares(&["d4"]));
+}
+
+#[test]
+fn bell_dux_captured_on_four_sides_without_winning() {
+    let rs = position("bell", &["c4", "e4", "d3", "d8", "Da1"], &["Dd4", "h8", "h7"]);
+    let mut g = RefGame::new(&rs);
+    assert_eq!(g.play(mv("d8", "d5")), squares(&["d4"]));
+    assert_eq!(g.piece_at(sq("d4")), None);
+    assert_eq!(g.outcome(), None);
+}
+
+#[test]
+fn bell_dux_on_an_edge_is_never_captured() {
+    let rs = position("bell", &["a3", "b4", "h5", "Dh1"], &["Da4", "h8", "g8"]);
+    let mut g = RefGame::new(&rs);
+    assert_eq!(g.play(mv("h5", "a5")), vec![]);
+    assert!(g.piece_at(sq("a4")).is_some());
+}

@@ -1,0 +1,1761 @@
+//! The notation of RULES.md §2: printing and parsing moves, reading game records and
+//! replaying them.
+//!
+//! # Moves
+//!
+//! `[D]from-to[xSQ...][^SQ...][suffix]`, e.g. `d1-d5xc5`, `De6-i6xi7`, `h3-g3xf3xg4`,
+//! `f6-f4#`:
+//! - `D` prefixes a Dux move (a missing or superfluous `D` is an error on input);
+//! - each `xSQ` names one captured (removed) square, printed in board order (`a1`, `b1`,
+//!   …, `a2`, … — the order of [`Square`]); any order on input;
+//! - each `^SQ` names a piece that the move *traps* (Schädler's Alligatus, capture
+//!   effect `trap`). A trap is not a removal, so it gets its own mark and `x` always
+//!   means "this piece left the board";
+//! - placements are `@e4` (soldier) and `D@e4` (Dux); the removal of a trapped enemy
+//!   piece as a whole ply is `xe4`; a hop chain is written by its two ends;
+//! - the suffix (only in rulesets with a Dux whose immobilisation ends the game) is the
+//!   first that applies of:
+//!   - `#` the move immobilises the enemy Dux and wins;
+//!   - `+` *check*: the mover threatens to immobilise the enemy Dux with his next move
+//!     (on the position after the move with the turn passed back to the mover, some
+//!     legal move of his ends the game by immobilisation);
+//!   - `(+)` *quasi check*: the move ends orthogonally next to the enemy Dux and leaves
+//!     that Dux exactly one open side (an empty on-board orthogonal neighbour), without
+//!     a mate threat (seed 001: "If the move that hits the enemy Dux also
+//!     partially-immobilises him, but does NOT place him in check");
+//!   - `*` *hit*: the move ends orthogonally next to the enemy Dux.
+//!
+//!   Quality marks `!`, `?`, `!?`, `?!`, `!!`, `??` are accepted and ignored on input.
+//!   Square names may be in either case.
+//!
+//! [`parse_move`] turns a token into the legal [`Move`] it names, or a [`MoveError`] that
+//! says why not — for an illegal move, which rule forbids it ([`RuleBreach`]). It finds
+//! the rule by replaying the question under copies of the ruleset with the legality
+//! filters of SEMANTICS.md switched off one by one. Written capture lists and suffixes
+//! that disagree with the engine are reported as [`NotationWarning`]s, not errors.
+//!
+//! # Records
+//!
+//! [`GameRecord::parse`] reads PGN-like records: tag pairs `[Key "Value"]` (one per line)
+//! at the top, then movetext with move numbers (`1.`, `5. `, `18...`), comments in
+//! `(...)`, `[...]` and `{...}` (nested, brackets of mixed kinds, each closed by its own
+//! kind) and `;` to the end of the line, and a result (`1-0`, `0-1`, `1/2-1/2`, `½-½`,
+//! or `*` for none). `(+)` written directly after a move (or standing alone after it) is
+//! the quasi-check suffix, not a comment. The tags `Ruleset` (a built-in id) and `Board`
+//! (`WxH`) select the ruleset; `FEN` optionally gives the starting position.
+//!
+//! # Replay
+//!
+//! [`replay`] plays a record move by move and returns a [`ReplayReport`]. With
+//! [`ReplayOptions::continue_on_illegal`], a move that breaks a rule is still played as
+//! written when the piece can physically get there: the position is copied into a
+//! [`Setup`], the move is played under a copy of the ruleset with every legality filter
+//! switched off (`combat.dux_limits`, `combat.locked_soldiers`,
+//! `end.self_immobilization`, rule 7, repetition-illegal) — so the captures are those
+//! the move really makes — and the replay continues from the result converted back under
+//! the real ruleset with [`Position::from_setup`]. Consequences: the repetition history
+//! restarts after such a move, and whether that move ended the game (immobilisation,
+//! bare, …) is taken from the relaxed copy, whose end checks are otherwise the same.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::position::{Effects, Position, PositionError};
+use crate::ruleset::{Immobilization, Repetition, Ruleset, RulesetError, SelfImmobilization, SoldierMove};
+use crate::setup::{Setup, SetupError};
+use crate::types::{Color, Move, MoveKind, Outcome, PieceKind, Reason, Square};
+
+// ======================================================================================
+// Suffixes
+// ======================================================================================
+
+/// The check-like suffix of a move in rulesets with a Dux.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Suffix {
+    /// `*`: the move ends orthogonally next to the enemy Dux (a hit, XXI rule 19).
+    Hit,
+    /// `(+)`: quasi check — the move ends next to the enemy Dux and leaves it exactly one
+    /// open side, without threatening mate.
+    QuasiCheck,
+    /// `+`: check — the mover threatens to immobilise the enemy Dux with his next move.
+    Check,
+    /// `#`: the move immobilises the enemy Dux and wins.
+    Mate,
+}
+
+impl Suffix {
+    /// The written symbol: `*`, `(+)`, `+` or `#`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Suffix::Hit => "*",
+            Suffix::QuasiCheck => "(+)",
+            Suffix::Check => "+",
+            Suffix::Mate => "#",
+        }
+    }
+
+    /// A name for messages: `hit`, `quasi check`, `check`, `mate`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Suffix::Hit => "hit",
+            Suffix::QuasiCheck => "quasi check",
+            Suffix::Check => "check",
+            Suffix::Mate => "mate",
+        }
+    }
+}
+
+impl fmt::Display for Suffix {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.symbol())
+    }
+}
+
+// ======================================================================================
+// Small geometry helpers (public API of Position only)
+// ======================================================================================
+
+/// The on-board orthogonal neighbours of `sq`.
+fn orth_neighbours(width: u8, height: u8, sq: Square) -> impl Iterator<Item = Square> {
+    let (f, r) = (sq.file() as i32, sq.rank() as i32);
+    [(1, 0), (-1, 0), (0, 1), (0, -1)].into_iter().filter_map(move |(df, dr)| {
+        let (nf, nr) = (f + df, r + dr);
+        (nf >= 0 && nr >= 0 && nf < width as i32 && nr < height as i32)
+            .then(|| Square::new(nf as u8, nr as u8))
+            .flatten()
+    })
+}
+
+fn neighbours_in(pos: &Position, sq: Square) -> impl Iterator<Item = Square> {
+    orth_neighbours(pos.rules().width, pos.rules().height, sq)
+}
+
+/// Whether two squares are orthogonally adjacent.
+fn adjacent(a: Square, b: Square) -> bool {
+    (a.file() as i32 - b.file() as i32).abs() + (a.rank() as i32 - b.rank() as i32).abs() == 1
+}
+
+/// Empty on-board orthogonal neighbours of `sq`.
+fn open_sides(pos: &Position, sq: Square) -> usize {
+    neighbours_in(pos, sq).filter(|&n| pos.piece_at(n).is_none()).count()
+}
+
+fn on_board(pos: &Position, sq: Square) -> bool {
+    sq.file() < pos.rules().width && sq.rank() < pos.rules().height
+}
+
+/// Whether the piece on `attacker` (of `color`) is the only piece of `color` orthogonally
+/// adjacent to the enemy on `enemy` (SEMANTICS.md "sole attacker").
+fn sole_attacker(pos: &Position, attacker: Square, enemy: Square, color: Color) -> bool {
+    neighbours_in(pos, enemy).all(|n| n == attacker || pos.piece_at(n).is_none_or(|p| p.color != color))
+}
+
+fn immobilized_by(mover: Color) -> Option<Outcome> {
+    Some(Outcome { winner: Some(mover), reason: Reason::Immobilized })
+}
+
+/// Whether suffixes apply in this ruleset: it has a Dux and immobilising it ends the game.
+fn suffixes_apply(pos: &Position) -> bool {
+    pos.rules().has_dux && pos.rules().end.dux_immobilized != Immobilization::Off
+}
+
+/// Whether `mover` could immobilise the enemy Dux with one legal move on `after` (the
+/// position after his move), the turn passed back to him. Only a move ending next to
+/// the Dux can close one of its sides, so only those are tried.
+pub fn threatens_immobilization(after: &Position, mover: Color) -> bool {
+    let probe = if after.side_to_move() == mover { after.clone() } else { after.with_turn_passed() };
+    let Some(dux) = probe.dux_square(mover.opponent()) else {
+        return false;
+    };
+    probe
+        .legal_move_list()
+        .into_iter()
+        .filter(|m| m.kind != MoveKind::Remove && adjacent(m.to, dux))
+        .any(|m| {
+            let mut p = probe.clone();
+            p.play(m);
+            p.outcome() == immobilized_by(mover)
+        })
+}
+
+/// The suffix of a ply by `mover` that led to `after` (whose game outcome is `outcome`,
+/// normally `after.outcome()`); `landed` is the square a piece moved to or was placed on
+/// (`None` for a removal). `None` when no suffix applies or the ruleset has none.
+pub fn suffix_after(after: &Position, outcome: Option<Outcome>, mover: Color, landed: Option<Square>) -> Option<Suffix> {
+    if !suffixes_apply(after) {
+        return None;
+    }
+    if outcome == immobilized_by(mover) {
+        return Some(Suffix::Mate);
+    }
+    let dux = after.dux_square(mover.opponent())?;
+    if outcome.is_none() && threatens_immobilization(after, mover) {
+        return Some(Suffix::Check);
+    }
+    let hit = landed.is_some_and(|s| adjacent(s, dux));
+    if hit && open_sides(after, dux) == 1 {
+        Some(Suffix::QuasiCheck)
+    } else if hit {
+        Some(Suffix::Hit)
+    } else {
+        None
+    }
+}
+
+// ======================================================================================
+// Printing
+// ======================================================================================
+
+/// A move as the engine writes it: the move, whether a Dux makes it, what it captures
+/// and traps, and its suffix. `Display` gives the notation, e.g. `h3-g3xf3xg4`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MoveText {
+    /// The move.
+    pub mv: Move,
+    /// A Dux moves (or is placed): the `D` prefix.
+    pub dux: bool,
+    /// Squares whose pieces the move removes, in board order (not the removed piece of
+    /// a removal ply, which is the move itself).
+    pub captures: Vec<Square>,
+    /// Squares whose pieces the move traps, in board order.
+    pub traps: Vec<Square>,
+    /// The suffix, if any.
+    pub suffix: Option<Suffix>,
+}
+
+impl MoveText {
+    /// Builds the text of a ply by the side to move of `before` that led to `after`
+    /// (with game outcome `outcome`) and made the effects `fx`.
+    pub fn build(before: &Position, after: &Position, outcome: Option<Outcome>, mv: Move, fx: &Effects) -> MoveText {
+        let mover = before.side_to_move();
+        let dux = match mv.kind {
+            MoveKind::Move => before.piece_at(mv.from).is_some_and(|p| p.kind == PieceKind::Dux),
+            MoveKind::Place(k) => k == PieceKind::Dux,
+            MoveKind::Remove => false,
+        };
+        let (mut captures, mut traps) = match mv.kind {
+            MoveKind::Remove => (Vec::new(), Vec::new()),
+            _ => (fx.captured(), fx.trapped()),
+        };
+        captures.sort();
+        traps.sort();
+        let landed = (mv.kind != MoveKind::Remove).then_some(mv.to);
+        MoveText { mv, dux, captures, traps, suffix: suffix_after(after, outcome, mover, landed) }
+    }
+
+    /// The notation without the suffix, e.g. `De6-i6xi7`.
+    pub fn body(&self) -> String {
+        let mut s = String::new();
+        let d = if self.dux { "D" } else { "" };
+        match self.mv.kind {
+            MoveKind::Move => s.push_str(&format!("{d}{}-{}", self.mv.from, self.mv.to)),
+            MoveKind::Place(_) => s.push_str(&format!("{d}@{}", self.mv.to)),
+            MoveKind::Remove => s.push_str(&format!("x{}", self.mv.to)),
+        }
+        for c in &self.captures {
+            s.push_str(&format!("x{c}"));
+        }
+        for t in &self.traps {
+            s.push_str(&format!("^{t}"));
+        }
+        s
+    }
+}
+
+impl fmt::Display for MoveText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.body())?;
+        if let Some(s) = self.suffix {
+            f.write_str(s.symbol())?;
+        }
+        Ok(())
+    }
+}
+
+/// The engine's notation of a legal move in `pos` (captures, traps and suffix computed
+/// by playing it on a copy); `None` if the move is not legal.
+pub fn move_text(pos: &Position, mv: Move) -> Option<MoveText> {
+    if !pos.is_legal(mv) {
+        return None;
+    }
+    let mut after = pos.clone();
+    let fx = after.play(mv);
+    Some(MoveText::build(pos, &after, after.outcome(), mv, &fx))
+}
+
+/// Notation helpers as methods of [`Position`].
+impl Position {
+    /// The notation of a legal move, e.g. `f6-f4#`; `None` if the move is not legal.
+    pub fn move_to_string(&self, mv: Move) -> Option<String> {
+        move_text(self, mv).map(|t| t.to_string())
+    }
+}
+
+// ======================================================================================
+// Reading tokens
+// ======================================================================================
+
+/// What a written move token names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WrittenKind {
+    /// `from-to`.
+    Move {
+        /// Start square.
+        from: Square,
+        /// End square.
+        to: Square,
+    },
+    /// `@to` or `D@to`.
+    Place {
+        /// The square placed on.
+        to: Square,
+    },
+    /// `xat`: removal of a trapped enemy piece.
+    Remove {
+        /// The square of the removed piece.
+        at: Square,
+    },
+}
+
+/// A move token as written, read without looking at any position.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct WrittenMove {
+    /// What the token names.
+    pub kind: WrittenKind,
+    /// Written with the `D` prefix.
+    pub dux: bool,
+    /// The written `xSQ` captures, in written order.
+    pub captures: Vec<Square>,
+    /// The written `^SQ` traps, in written order.
+    pub traps: Vec<Square>,
+    /// The written suffix, if any.
+    pub suffix: Option<Suffix>,
+    /// The quality mark (`!`, `?!`, …), ignored by the engine.
+    pub quality: Option<String>,
+}
+
+impl WrittenMove {
+    /// The move this token names, given the kind of piece a placement puts down.
+    pub fn to_move(&self) -> Move {
+        match self.kind {
+            WrittenKind::Move { from, to } => Move::movement(from, to),
+            WrittenKind::Place { to } => {
+                Move::place(if self.dux { PieceKind::Dux } else { PieceKind::Soldier }, to)
+            }
+            WrittenKind::Remove { at } => Move::remove(at),
+        }
+    }
+}
+
+const QUALITY_MARKS: [&str; 6] = ["!", "?", "!?", "?!", "!!", "??"];
+
+/// Splits a trailing quality mark off `s`.
+fn strip_quality<'a>(token: &str, s: &'a str) -> Result<(&'a str, Option<String>), MoveError> {
+    let rest = s.trim_end_matches(['!', '?']);
+    let mark = &s[rest.len()..];
+    if mark.is_empty() {
+        return Ok((s, None));
+    }
+    if !QUALITY_MARKS.contains(&mark) {
+        return Err(malformed(token, format!("'{mark}' is not a quality mark (use ! ? !? ?! !! ??)")));
+    }
+    Ok((rest, Some(mark.to_string())))
+}
+
+fn malformed(token: &str, reason: impl Into<String>) -> MoveError {
+    MoveError::Malformed { token: token.to_string(), reason: reason.into() }
+}
+
+struct Cursor<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl Cursor<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.i).copied()
+    }
+
+    fn peek_at(&self, k: usize) -> Option<u8> {
+        self.s.get(self.i + k).copied()
+    }
+
+    fn eat(&mut self, c: u8) -> bool {
+        if self.peek() == Some(c) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// A square: a letter and one or two digits.
+    fn square(&mut self, token: &str, what: &str) -> Result<Square, MoveError> {
+        let start = self.i;
+        if !self.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
+            return Err(malformed(token, format!("expected {what} (a square such as e4)")));
+        }
+        self.i += 1;
+        let mut digits = 0;
+        while digits < 2 && self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.i += 1;
+            digits += 1;
+        }
+        let text = std::str::from_utf8(&self.s[start..self.i]).unwrap_or("");
+        text.parse::<Square>().map_err(|e| malformed(token, format!("{what}: {e}")))
+    }
+}
+
+/// Reads a move token on its own (syntax only): `[D]from-to[xSQ...][^SQ...][suffix][!?]`,
+/// `[D]@SQ`, `xSQ`. Every error is [`MoveError::Malformed`].
+pub fn parse_token(token: &str) -> Result<WrittenMove, MoveError> {
+    let t = token.trim();
+    if t.is_empty() {
+        return Err(malformed(token, "empty move"));
+    }
+    if !t.is_ascii() {
+        return Err(malformed(token, "unexpected non-ASCII character"));
+    }
+    // Quality mark, then suffix, then (tolerated) a quality mark written before it.
+    let (rest, mut quality) = strip_quality(token, t)?;
+    let (rest, suffix) = if let Some(r) = rest.strip_suffix("(+)") {
+        (r, Some(Suffix::QuasiCheck))
+    } else if let Some(r) = rest.strip_suffix('#') {
+        (r, Some(Suffix::Mate))
+    } else if let Some(r) = rest.strip_suffix('+') {
+        (r, Some(Suffix::Check))
+    } else if let Some(r) = rest.strip_suffix('*') {
+        (r, Some(Suffix::Hit))
+    } else {
+        (rest, None)
+    };
+    let (body, q2) = strip_quality(token, rest)?;
+    if q2.is_some() {
+        if quality.is_some() || suffix.is_none() {
+            return Err(malformed(token, "more than one quality mark"));
+        }
+        quality = q2;
+    }
+    let mut c = Cursor { s: body.as_bytes(), i: 0 };
+    let dux = matches!(c.peek(), Some(b'D' | b'd'))
+        && c.peek_at(1).is_some_and(|n| n == b'@' || n.is_ascii_alphabetic());
+    if dux {
+        c.i += 1;
+    }
+    let mut captures = Vec::new();
+    let mut traps = Vec::new();
+    let kind = if c.eat(b'@') {
+        WrittenKind::Place { to: c.square(token, "the placement square")? }
+    } else if !dux && matches!(c.peek(), Some(b'x' | b'X')) {
+        c.i += 1;
+        WrittenKind::Remove { at: c.square(token, "the square of the piece removed")? }
+    } else {
+        let from = c.square(token, "the start square")?;
+        if !c.eat(b'-') {
+            return Err(malformed(token, "expected '-' between the start and end squares"));
+        }
+        let to = c.square(token, "the end square")?;
+        if from == to {
+            return Err(malformed(token, "start and end square are the same"));
+        }
+        WrittenKind::Move { from, to }
+    };
+    if !matches!(kind, WrittenKind::Remove { .. }) {
+        loop {
+            match c.peek() {
+                Some(b'x' | b'X') => {
+                    c.i += 1;
+                    captures.push(c.square(token, "a captured square after 'x'")?);
+                }
+                Some(b'^') => {
+                    c.i += 1;
+                    traps.push(c.square(token, "a trapped square after '^'")?);
+                }
+                _ => break,
+            }
+        }
+    }
+    if c.i < c.s.len() {
+        let rest = &body[c.i..];
+        return Err(malformed(token, format!("unexpected '{rest}'")));
+    }
+    Ok(WrittenMove { kind, dux, captures, traps, suffix, quality })
+}
+
+// ======================================================================================
+// Errors and warnings
+// ======================================================================================
+
+/// A rule of the ruleset that forbids a move the pieces could physically make.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RuleBreach {
+    /// XXI rule 18: the Dux has one open side and an enemy next to it: it cannot move.
+    DuxPartiallyImmobilized {
+        /// The Dux's square.
+        dux: Square,
+    },
+    /// XXI rule 17: the Dux is the sole attacker of two or more adjacent enemies: only
+    /// offensive moves.
+    DuxDoubleCombat {
+        /// The Dux's square.
+        dux: Square,
+        /// The enemies it is the sole attacker of.
+        enemies: Vec<Square>,
+    },
+    /// XXI rule 16: the Dux is in single combat: a non-offensive move goes one square.
+    DuxSingleCombat {
+        /// The Dux's square.
+        dux: Square,
+        /// The enemy it is the sole attacker of.
+        enemy: Square,
+    },
+    /// XXI rule 10: a soldier that is the sole attacker of an adjacent enemy (locked)
+    /// may make only offensive moves.
+    LockedSoldier {
+        /// The soldier's square.
+        soldier: Square,
+        /// The enemy it is the sole attacker of.
+        enemy: Square,
+    },
+    /// XXI rules 1c/20 (`end.self_immobilization = "illegal"`): the move would leave
+    /// the mover's own Dux immobilised after its captures are removed.
+    SelfImmobilization,
+    /// Schädler's rule 7: ending between two enemy pieces without trapping.
+    BetweenEnemies,
+    /// `end.repetition = "illegal"`: the move would repeat a position too often.
+    Repetition,
+}
+
+impl fmt::Display for RuleBreach {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RuleBreach::DuxPartiallyImmobilized { dux } => write!(
+                f,
+                "rule 18: the Dux on {dux} has only one open side and an enemy next to it, so it cannot move at all"
+            ),
+            RuleBreach::DuxDoubleCombat { dux, enemies } => write!(
+                f,
+                "rule 17: the Dux on {dux} is the sole attacker of {} and may only make offensive moves",
+                join_squares(enemies, " and ")
+            ),
+            RuleBreach::DuxSingleCombat { dux, enemy } => write!(
+                f,
+                "rule 16: the Dux on {dux} is in single combat with the piece on {enemy} and may only move one square non-offensively"
+            ),
+            RuleBreach::LockedSoldier { soldier, enemy } => write!(
+                f,
+                "rule 10: the soldier on {soldier} is the sole attacker of the piece on {enemy} (locked) and may only make offensive moves"
+            ),
+            RuleBreach::SelfImmobilization => {
+                f.write_str("self-immobilisation (rule 1c/20): the move leaves the mover's own Dux immobilised")
+            }
+            RuleBreach::BetweenEnemies => {
+                f.write_str("rule 7: a piece may end between two enemy pieces only if it traps one")
+            }
+            RuleBreach::Repetition => f.write_str("repetition: the move would repeat a position too often"),
+        }
+    }
+}
+
+fn join_squares(v: &[Square], sep: &str) -> String {
+    v.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(sep)
+}
+
+fn capture_list(v: &[Square], mark: char) -> String {
+    if v.is_empty() { "nothing".to_string() } else { v.iter().map(|s| format!("{mark}{s}")).collect() }
+}
+
+/// Why a move token cannot be played in a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The token is not a move in the notation.
+    #[error("malformed move '{token}': {reason}")]
+    Malformed {
+        /// The token.
+        token: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The game is already over.
+    #[error("the game is already over ({0})")]
+    GameOver(Outcome),
+    /// The ruleset given does not belong to the position.
+    #[error("the ruleset does not match the position's rules")]
+    RulesetMismatch,
+    /// A square outside the board.
+    #[error("{square} is not on the {width}x{height} board")]
+    OffBoard {
+        /// The square.
+        square: Square,
+        /// Board width.
+        width: u8,
+        /// Board height.
+        height: u8,
+    },
+    /// No piece on the start square.
+    #[error("there is no piece on {0}")]
+    NoPiece(Square),
+    /// The piece belongs to the other side.
+    #[error("not that side's turn: the piece on {square} is {owner}'s and {to_move} is to move")]
+    WrongSide {
+        /// The start square.
+        square: Square,
+        /// The piece's owner.
+        owner: Color,
+        /// The side to move.
+        to_move: Color,
+    },
+    /// A Dux move written without `D`.
+    #[error("the piece on {0} is a Dux: a Dux move is written with D (D{0}-...)")]
+    MissingDux(Square),
+    /// A soldier move (or placement) written with `D`.
+    #[error("the piece on {0} is a soldier, not a Dux: drop the D")]
+    ExtraDux(Square),
+    /// A trapped piece cannot move.
+    #[error("the piece on {0} is trapped and cannot move")]
+    Trapped(Square),
+    /// A movement while pieces are still being placed.
+    #[error("pieces are still being placed: write a placement such as @e4")]
+    PlacementPhase,
+    /// A placement that cannot be made.
+    #[error("cannot place on {square}: {reason}")]
+    BadPlacement {
+        /// The square.
+        square: Square,
+        /// Why not.
+        reason: String,
+    },
+    /// A removal that cannot be made.
+    #[error("cannot remove the piece on {square}: {reason}")]
+    BadRemoval {
+        /// The square.
+        square: Square,
+        /// Why not.
+        reason: String,
+    },
+    /// The piece cannot physically get there (blocked path, wrong line, occupied …).
+    #[error("{from}-{to} is impossible: {reason}")]
+    Unreachable {
+        /// Start square.
+        from: Square,
+        /// End square.
+        to: Square,
+        /// Why.
+        reason: String,
+    },
+    /// The piece could get there but a rule forbids the move.
+    #[error("{from}-{to} is illegal: {}", breaches_text(.breaches))]
+    Illegal {
+        /// Start square.
+        from: Square,
+        /// End square.
+        to: Square,
+        /// Every rule the move breaks (empty if the engine could not name one).
+        breaches: Vec<RuleBreach>,
+    },
+}
+
+fn breaches_text(b: &[RuleBreach]) -> String {
+    if b.is_empty() {
+        "the engine does not allow it (no single rule could be named)".to_string()
+    } else {
+        b.iter().map(|r| r.to_string()).collect::<Vec<_>>().join("; and ")
+    }
+}
+
+impl MoveError {
+    /// Whether the move breaks a rule but the piece could physically make it (the case
+    /// [`ReplayOptions::continue_on_illegal`] plays through).
+    pub fn is_rule_breach(&self) -> bool {
+        matches!(self, MoveError::Illegal { .. })
+    }
+}
+
+/// A disagreement between what a record writes and what the engine computes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum NotationWarning {
+    /// The written capture list differs from the captures the move makes.
+    Captures {
+        /// Written, in board order.
+        written: Vec<Square>,
+        /// Computed, in board order.
+        engine: Vec<Square>,
+    },
+    /// The written trap list differs from the traps the move makes.
+    Traps {
+        /// Written, in board order.
+        written: Vec<Square>,
+        /// Computed, in board order.
+        engine: Vec<Square>,
+    },
+    /// The written suffix differs from the computed one.
+    Suffix {
+        /// Written.
+        written: Suffix,
+        /// Computed.
+        engine: Option<Suffix>,
+    },
+    /// The move number written before the move is not this move's number.
+    MoveNumber {
+        /// Written.
+        written: u32,
+        /// This move's number.
+        expected: u32,
+    },
+    /// `N...` (a second-player move number) written before a first-player move, or the
+    /// other way round.
+    MoveSide {
+        /// The side whose move the number announces.
+        written: Color,
+        /// The side actually to move.
+        to_move: Color,
+    },
+}
+
+impl fmt::Display for NotationWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotationWarning::Captures { written, engine } => write!(
+                f,
+                "the record writes captures {} but the move captures {}",
+                capture_list(written, 'x'),
+                capture_list(engine, 'x')
+            ),
+            NotationWarning::Traps { written, engine } => write!(
+                f,
+                "the record writes traps {} but the move traps {}",
+                capture_list(written, '^'),
+                capture_list(engine, '^')
+            ),
+            NotationWarning::Suffix { written, engine } => match engine {
+                Some(e) => write!(f, "the record writes '{written}' ({}) but the engine finds '{e}' ({})", written.name(), e.name()),
+                None => write!(f, "the record writes '{written}' ({}) but the engine finds no suffix", written.name()),
+            },
+            NotationWarning::MoveNumber { written, expected } => {
+                write!(f, "move number {written} written, but this is move {expected}")
+            }
+            NotationWarning::MoveSide { written, to_move } => {
+                write!(f, "the move number announces a {written} move, but {to_move} is to move")
+            }
+        }
+    }
+}
+
+/// Compares a written token with the engine's text of the move: captures and traps
+/// always (as sets), the suffix only when one is written.
+pub fn compare_written(written: &WrittenMove, engine: &MoveText) -> Vec<NotationWarning> {
+    let mut out = Vec::new();
+    let sorted = |v: &[Square]| {
+        let mut v = v.to_vec();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let wc = sorted(&written.captures);
+    if wc != engine.captures {
+        out.push(NotationWarning::Captures { written: wc, engine: engine.captures.clone() });
+    }
+    let wt = sorted(&written.traps);
+    if wt != engine.traps {
+        out.push(NotationWarning::Traps { written: wt, engine: engine.traps.clone() });
+    }
+    if let Some(s) = written.suffix
+        && Some(s) != engine.suffix
+    {
+        out.push(NotationWarning::Suffix { written: s, engine: engine.suffix });
+    }
+    out
+}
+
+// ======================================================================================
+// Parsing a move in a position
+// ======================================================================================
+
+/// A token read in a position: the legal move, the token as read, the engine's own
+/// notation of the move, and the disagreements between the two.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsedMove {
+    /// The legal move.
+    pub mv: Move,
+    /// The token as read.
+    pub written: WrittenMove,
+    /// The engine's notation of the move.
+    pub text: MoveText,
+    /// Written captures, traps or suffix that disagree with the engine.
+    pub warnings: Vec<NotationWarning>,
+}
+
+/// Reads a move token in `pos` (which must have been built from `ruleset`; the ruleset
+/// is needed to name the rule an illegal move breaks). Returns the legal move, or why
+/// the token cannot be played.
+pub fn parse_move(ruleset: &Ruleset, pos: &Position, token: &str) -> Result<ParsedMove, MoveError> {
+    let written = parse_token(token)?;
+    let mv = resolve_written(ruleset, pos, &written)?;
+    let text = move_text(pos, mv).ok_or_else(|| diagnose(ruleset, pos, mv))?;
+    let warnings = compare_written(&written, &text);
+    Ok(ParsedMove { mv, written, text, warnings })
+}
+
+/// Checks everything about a written token that does not need the legality filters:
+/// the game is on, squares are on the board, the right piece is there, `D` is right.
+/// Returns the move the token names (which may still be illegal).
+fn resolve_written(ruleset: &Ruleset, pos: &Position, w: &WrittenMove) -> Result<Move, MoveError> {
+    if ruleset.rules() != *pos.rules() {
+        return Err(MoveError::RulesetMismatch);
+    }
+    if let Some(o) = pos.outcome() {
+        return Err(MoveError::GameOver(o));
+    }
+    let (width, height) = (pos.rules().width, pos.rules().height);
+    let check = |sq: Square| {
+        if on_board(pos, sq) { Ok(sq) } else { Err(MoveError::OffBoard { square: sq, width, height }) }
+    };
+    let me = pos.side_to_move();
+    match w.kind {
+        WrittenKind::Move { from, to } => {
+            check(from)?;
+            check(to)?;
+            if pos.is_placement_phase() {
+                return Err(MoveError::PlacementPhase);
+            }
+            let piece = pos.piece_at(from).ok_or(MoveError::NoPiece(from))?;
+            if piece.color != me {
+                return Err(MoveError::WrongSide { square: from, owner: piece.color, to_move: me });
+            }
+            match (piece.kind, w.dux) {
+                (PieceKind::Dux, false) => return Err(MoveError::MissingDux(from)),
+                (PieceKind::Soldier, true) => return Err(MoveError::ExtraDux(from)),
+                _ => {}
+            }
+            if piece.trapped {
+                return Err(MoveError::Trapped(from));
+            }
+            Ok(Move::movement(from, to))
+        }
+        WrittenKind::Place { to } => {
+            check(to)?;
+            let bad = |reason: &str| MoveError::BadPlacement { square: to, reason: reason.to_string() };
+            if !pos.is_placement_phase() {
+                return Err(bad("there is no placement phase now"));
+            }
+            if pos.piece_at(to).is_some() {
+                return Err(bad("the square is occupied"));
+            }
+            let (soldiers, duxes) = pos.in_hand(me);
+            if w.dux && duxes == 0 {
+                return Err(bad(&format!("{me} has no Dux in hand")));
+            }
+            if w.dux && soldiers > 0 {
+                return Err(bad("soldiers are placed before the Dux"));
+            }
+            if !w.dux && soldiers == 0 {
+                return Err(bad(&format!("{me} has no soldier left in hand (write D@ for the Dux)")));
+            }
+            Ok(w.to_move())
+        }
+        WrittenKind::Remove { at } => {
+            check(at)?;
+            let bad = |reason: &str| MoveError::BadRemoval { square: at, reason: reason.to_string() };
+            if !pos.rules().capture.removal_move {
+                return Err(bad("this ruleset has no removal moves"));
+            }
+            if pos.is_placement_phase() {
+                return Err(bad("pieces are still being placed"));
+            }
+            let piece = pos.piece_at(at).ok_or(MoveError::NoPiece(at))?;
+            if piece.color == me {
+                return Err(bad("it is the mover's own piece"));
+            }
+            if !piece.trapped {
+                return Err(bad("it is not trapped"));
+            }
+            Ok(w.to_move())
+        }
+    }
+}
+
+// ======================================================================================
+// Diagnosing illegal moves
+// ======================================================================================
+
+/// A legality filter of SEMANTICS.md that a ruleset can have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Filter {
+    DuxLimits,
+    LockedSoldiers,
+    SelfImmobilization,
+    BetweenEnemies,
+    RepetitionIllegal,
+}
+
+const FILTERS: [Filter; 5] = [
+    Filter::DuxLimits,
+    Filter::LockedSoldiers,
+    Filter::SelfImmobilization,
+    Filter::BetweenEnemies,
+    Filter::RepetitionIllegal,
+];
+
+fn has_filter(rs: &Ruleset, f: Filter) -> bool {
+    match f {
+        Filter::DuxLimits => rs.combat.dux_limits,
+        Filter::LockedSoldiers => rs.combat.locked_soldiers,
+        Filter::SelfImmobilization => rs.end.self_immobilization == SelfImmobilization::Illegal,
+        Filter::BetweenEnemies => rs.movement.rule7_no_entering_between_enemies,
+        Filter::RepetitionIllegal => rs.end.repetition == Repetition::Illegal,
+    }
+}
+
+fn switch_off(rs: &mut Ruleset, f: Filter) {
+    match f {
+        Filter::DuxLimits => rs.combat.dux_limits = false,
+        Filter::LockedSoldiers => rs.combat.locked_soldiers = false,
+        Filter::SelfImmobilization => rs.end.self_immobilization = SelfImmobilization::Allowed,
+        Filter::BetweenEnemies => rs.movement.rule7_no_entering_between_enemies = false,
+        Filter::RepetitionIllegal => rs.end.repetition = Repetition::Off,
+    }
+}
+
+/// A copy of the ruleset with every legality filter switched off except `keep`.
+fn relaxed(rs: &Ruleset, keep: Option<Filter>) -> Ruleset {
+    let mut r = rs.clone();
+    for f in FILTERS {
+        if Some(f) != keep {
+            switch_off(&mut r, f);
+        }
+    }
+    r
+}
+
+/// Whether `mv` is legal under `rs` on the pieces of `setup` (no repetition history,
+/// no ply cap).
+fn legal_under(rs: &Ruleset, setup: &Setup, mv: Move) -> bool {
+    let mut s = setup.clone();
+    s.ply = 0;
+    Position::from_setup(rs, &s).is_ok_and(|p| p.is_legal(mv))
+}
+
+/// Why the movement `mv` (whose piece, side and `D` are right) is not legal in `pos`.
+fn diagnose(ruleset: &Ruleset, pos: &Position, mv: Move) -> MoveError {
+    if mv.kind != MoveKind::Move {
+        let reason = "the engine does not allow it here".to_string();
+        return match mv.kind {
+            MoveKind::Remove => MoveError::BadRemoval { square: mv.to, reason },
+            _ => MoveError::BadPlacement { square: mv.to, reason },
+        };
+    }
+    let (from, to) = (mv.from, mv.to);
+    let setup = pos.to_setup();
+    if legal_under(ruleset, &setup, mv) {
+        // Legal on the bare position: only the repetition history can forbid it.
+        return MoveError::Illegal { from, to, breaches: vec![RuleBreach::Repetition] };
+    }
+    if !legal_under(&relaxed(ruleset, None), &setup, mv) {
+        return MoveError::Unreachable { from, to, reason: unreachable_reason(pos, from, to) };
+    }
+    let mut breaches = Vec::new();
+    for f in FILTERS {
+        if has_filter(ruleset, f) && !legal_under(&relaxed(ruleset, Some(f)), &setup, mv) {
+            breaches.push(name_breach(pos, f, from));
+        }
+    }
+    MoveError::Illegal { from, to, breaches }
+}
+
+/// The precise rule behind a filter that forbids a move of the piece on `from`.
+fn name_breach(pos: &Position, f: Filter, from: Square) -> RuleBreach {
+    let Some(piece) = pos.piece_at(from) else {
+        return RuleBreach::SelfImmobilization;
+    };
+    let me = piece.color;
+    let enemies: Vec<Square> =
+        neighbours_in(pos, from).filter(|&n| pos.piece_at(n).is_some_and(|p| p.color != me)).collect();
+    let sole: Vec<Square> = enemies.iter().copied().filter(|&e| sole_attacker(pos, from, e, me)).collect();
+    match f {
+        Filter::DuxLimits => {
+            if open_sides(pos, from) == 1 && !enemies.is_empty() {
+                RuleBreach::DuxPartiallyImmobilized { dux: from }
+            } else if sole.len() >= 2 {
+                RuleBreach::DuxDoubleCombat { dux: from, enemies: sole }
+            } else {
+                RuleBreach::DuxSingleCombat { dux: from, enemy: sole.first().copied().unwrap_or(from) }
+            }
+        }
+        Filter::LockedSoldiers => RuleBreach::LockedSoldier { soldier: from, enemy: sole.first().copied().unwrap_or(from) },
+        Filter::SelfImmobilization => RuleBreach::SelfImmobilization,
+        Filter::BetweenEnemies => RuleBreach::BetweenEnemies,
+        Filter::RepetitionIllegal => RuleBreach::Repetition,
+    }
+}
+
+/// Why the piece on `from` cannot physically reach `to`.
+fn unreachable_reason(pos: &Position, from: Square, to: Square) -> String {
+    let rules = pos.rules();
+    let Some(piece) = pos.piece_at(from) else {
+        return format!("there is no piece on {from}");
+    };
+    let is_dux = piece.kind == PieceKind::Dux;
+    let mv = &rules.movement;
+    let hops = if is_dux { mv.dux_jumps } else { mv.soldier_hops };
+    let slide = if is_dux {
+        mv.dux == crate::ruleset::DuxMove::Slide
+    } else {
+        mv.soldier == SoldierMove::Slide
+    };
+    if let Some(p) = pos.piece_at(to) {
+        let whose = if p.color == piece.color { "its own side" } else { "the enemy" };
+        return format!("{to} is occupied by a piece of {whose}");
+    }
+    let (df, dr) = (to.file() as i32 - from.file() as i32, to.rank() as i32 - from.rank() as i32);
+    let straight = df == 0 || dr == 0;
+    let diagonal = df.abs() == dr.abs();
+    let on_line = straight || (mv.diagonal && diagonal);
+    let what = if is_dux { "the Dux" } else { "a soldier" };
+    if !on_line && !hops {
+        return if mv.diagonal {
+            format!("{to} is not on a rank, file or diagonal through {from}")
+        } else {
+            format!("{to} is not on the same rank or file as {from}")
+        };
+    }
+    if on_line {
+        let (sf, sr) = (df.signum(), dr.signum());
+        let dist = df.abs().max(dr.abs());
+        if !is_dux && mv.soldier == SoldierMove::StepForwardSideways {
+            let back = if piece.color == Color::White { -1 } else { 1 };
+            if sr == back {
+                return format!("{what} may not move backward");
+            }
+        }
+        let mut blocked = None;
+        for k in 1..dist {
+            let sq = Square::new((from.file() as i32 + k * sf) as u8, (from.rank() as i32 + k * sr) as u8);
+            if let Some(sq) = sq
+                && pos.piece_at(sq).is_some()
+            {
+                blocked = Some(sq);
+                break;
+            }
+        }
+        if dist > 1 && !slide && !hops {
+            return format!("{what} moves only one square in this ruleset");
+        }
+        if let Some(b) = blocked {
+            return if hops {
+                format!("the path is blocked at {b} and no hop or hop chain ends on {to}")
+            } else {
+                format!("the path is blocked at {b}")
+            };
+        }
+    }
+    if hops {
+        format!("no step, slide or hop of {what} on {from} ends on {to}")
+    } else {
+        format!("no move of {what} on {from} ends on {to}")
+    }
+}
+
+// ======================================================================================
+// Game records
+// ======================================================================================
+
+/// A result as recorded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RecordedResult {
+    /// `1-0`.
+    WhiteWins,
+    /// `0-1`.
+    BlackWins,
+    /// `1/2-1/2` or `½-½`.
+    Draw,
+}
+
+impl RecordedResult {
+    /// Reads `1-0`, `0-1`, `1/2-1/2`, `½-½`.
+    pub fn from_token(t: &str) -> Option<RecordedResult> {
+        match t {
+            "1-0" => Some(RecordedResult::WhiteWins),
+            "0-1" => Some(RecordedResult::BlackWins),
+            "1/2-1/2" | "½-½" | "1/2" => Some(RecordedResult::Draw),
+            _ => None,
+        }
+    }
+
+    /// The winner (`None` for a draw).
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            RecordedResult::WhiteWins => Some(Color::White),
+            RecordedResult::BlackWins => Some(Color::Black),
+            RecordedResult::Draw => None,
+        }
+    }
+
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub fn score_text(self) -> &'static str {
+        match self {
+            RecordedResult::WhiteWins => "1-0",
+            RecordedResult::BlackWins => "0-1",
+            RecordedResult::Draw => "1/2-1/2",
+        }
+    }
+}
+
+impl fmt::Display for RecordedResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.score_text())
+    }
+}
+
+/// One move token of a record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordMove {
+    /// The token without its move number, e.g. `Df5-f2?!`.
+    pub token: String,
+    /// 1-based line of the record where the token starts.
+    pub line: usize,
+    /// The move number written before it (`9.` or `9...`), if any.
+    pub number: Option<u32>,
+    /// The number was written `N...` (a second-player move).
+    pub second_player: bool,
+}
+
+/// Errors reading a game record (or setting up its game).
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A malformed tag pair.
+    #[error("line {line}: bad tag '{text}': {reason}")]
+    BadTag {
+        /// 1-based line.
+        line: usize,
+        /// The line.
+        text: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A closing bracket with no comment open.
+    #[error("line {line}: '{ch}' closes a comment that was never opened")]
+    UnopenedComment {
+        /// 1-based line.
+        line: usize,
+        /// The bracket.
+        ch: char,
+    },
+    /// A closing bracket of the wrong kind.
+    #[error("line {line}: '{found}' closes the comment opened with '{opener}' on line {opened_line} (expected '{expected}')")]
+    MismatchedBracket {
+        /// 1-based line.
+        line: usize,
+        /// The bracket found.
+        found: char,
+        /// The opener.
+        opener: char,
+        /// The closer expected.
+        expected: char,
+        /// Where the comment started.
+        opened_line: usize,
+    },
+    /// A comment still open at the end of the text.
+    #[error("line {line}: the comment opened with '{opener}' is never closed")]
+    UnclosedComment {
+        /// Where the comment started.
+        line: usize,
+        /// The opener.
+        opener: char,
+    },
+    /// A token after the result.
+    #[error("line {line}: '{token}' after the result")]
+    AfterResult {
+        /// 1-based line.
+        line: usize,
+        /// The token.
+        token: String,
+    },
+    /// A move number not followed by a dot, or a standalone suffix with no move.
+    #[error("line {line}: '{token}': {reason}")]
+    BadToken {
+        /// 1-based line.
+        line: usize,
+        /// The token.
+        token: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The Result tag and the movetext disagree.
+    #[error("the Result tag says {tag} but the moves end with {movetext}")]
+    ResultTagMismatch {
+        /// The tag's value.
+        tag: String,
+        /// The movetext's result.
+        movetext: String,
+    },
+    /// No `Ruleset` tag.
+    #[error("the record has no [Ruleset \"...\"] tag")]
+    MissingRuleset,
+    /// The ruleset is unknown or the board does not suit it.
+    #[error("{0}")]
+    Ruleset(#[from] RulesetError),
+    /// A `Board` tag that is not `WxH`.
+    #[error("Board tag '{0}' is not of the form WxH, e.g. 12x8")]
+    BadBoard(String),
+    /// A bad `FEN` tag.
+    #[error("FEN tag: {0}")]
+    Fen(#[from] SetupError),
+    /// The `FEN` position does not suit the ruleset.
+    #[error("FEN tag: {0}")]
+    Position(#[from] PositionError),
+}
+
+/// A game record: tags, move tokens and the recorded result.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct GameRecord {
+    /// Tag pairs in file order.
+    pub tags: Vec<(String, String)>,
+    /// Move tokens in order.
+    pub moves: Vec<RecordMove>,
+    /// The recorded result (from the movetext, else the `Result` tag).
+    pub result: Option<RecordedResult>,
+}
+
+/// A token of movetext with its line.
+type Token = (String, usize);
+
+/// Splits movetext into tokens, skipping comments. `first_line` is the 1-based line of
+/// the text's first line.
+fn tokenize(text: &str, first_line: usize) -> Result<Vec<Token>, RecordError> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut tokens: Vec<Token> = Vec::new();
+    let mut stack: Vec<(char, char, usize)> = Vec::new(); // (opener, closer, line)
+    let mut cur = String::new();
+    let mut cur_line = first_line;
+    let mut line = first_line;
+    let closer_of = |c: char| match c {
+        '(' => Some(')'),
+        '[' => Some(']'),
+        '{' => Some('}'),
+        _ => None,
+    };
+    let flush = |cur: &mut String, tokens: &mut Vec<Token>, l: usize| {
+        if !cur.is_empty() {
+            tokens.push((std::mem::take(cur), l));
+        }
+    };
+    let mut i = 0;
+    while i < chars.len() {
+        let ch = chars[i];
+        if let Some(&(opener, expected, opened_line)) = stack.last() {
+            if let Some(cl) = closer_of(ch) {
+                stack.push((ch, cl, line));
+            } else if matches!(ch, ')' | ']' | '}') {
+                if ch != expected {
+                    return Err(RecordError::MismatchedBracket { line, found: ch, opener, expected, opened_line });
+                }
+                stack.pop();
+            } else if ch == '\n' {
+                line += 1;
+            }
+            i += 1;
+            continue;
+        }
+        match ch {
+            c if c.is_whitespace() => {
+                flush(&mut cur, &mut tokens, cur_line);
+                if c == '\n' {
+                    line += 1;
+                }
+            }
+            '(' if chars.get(i + 1) == Some(&'+') && chars.get(i + 2) == Some(&')') => {
+                if cur.is_empty() {
+                    cur_line = line;
+                }
+                cur.push_str("(+)");
+                i += 2;
+            }
+            '(' | '[' | '{' => {
+                flush(&mut cur, &mut tokens, cur_line);
+                stack.push((ch, closer_of(ch).unwrap_or(')'), line));
+            }
+            ')' | ']' | '}' => return Err(RecordError::UnopenedComment { line, ch }),
+            ';' => {
+                flush(&mut cur, &mut tokens, cur_line);
+                while i + 1 < chars.len() && chars[i + 1] != '\n' {
+                    i += 1;
+                }
+            }
+            c => {
+                if cur.is_empty() {
+                    cur_line = line;
+                }
+                cur.push(c);
+            }
+        }
+        i += 1;
+    }
+    flush(&mut cur, &mut tokens, cur_line);
+    if let Some(&(opener, _, l)) = stack.first() {
+        return Err(RecordError::UnclosedComment { line: l, opener });
+    }
+    Ok(tokens)
+}
+
+/// Reads one tag line `[Key "Value"]` (value with `\"` and `\\` escapes).
+fn parse_tag(line_no: usize, line: &str) -> Result<(String, String), RecordError> {
+    let bad = |reason: &str| RecordError::BadTag { line: line_no, text: line.to_string(), reason: reason.to_string() };
+    let t = line.trim();
+    let inner = t
+        .strip_prefix('[')
+        .and_then(|s| s.strip_suffix(']'))
+        .ok_or_else(|| bad("a tag is [Key \"Value\"] on one line"))?;
+    let inner = inner.trim();
+    let key_end = inner.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(inner.len());
+    let key = &inner[..key_end];
+    if key.is_empty() {
+        return Err(bad("missing tag name"));
+    }
+    let rest = inner[key_end..].trim_start();
+    let body = rest.strip_prefix('"').ok_or_else(|| bad("the value must be in double quotes"))?;
+    let mut value = String::new();
+    let mut chars = body.chars();
+    let mut closed = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(e @ ('"' | '\\')) => value.push(e),
+                _ => return Err(bad("bad escape in the value (use \\\" or \\\\)")),
+            },
+            '"' => {
+                closed = true;
+                break;
+            }
+            c => value.push(c),
+        }
+    }
+    if !closed {
+        return Err(bad("the value's closing quote is missing"));
+    }
+    if !chars.as_str().trim().is_empty() {
+        return Err(bad("text after the value"));
+    }
+    Ok((key.to_string(), value))
+}
+
+impl GameRecord {
+    /// Reads a record from text.
+    pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
+        let mut rec = GameRecord::default();
+        // Header: leading lines that start with '[' and a letter; it ends at the first
+        // blank line after a tag or the first other line.
+        let mut offset = 0; // byte offset of the movetext
+        let mut movetext_line = 1;
+        let mut seen_tag = false;
+        for (n, line) in text.split_inclusive('\n').enumerate() {
+            let t = line.trim();
+            let is_tag = t.starts_with('[') && t[1..].starts_with(|c: char| c.is_ascii_alphabetic());
+            if t.is_empty() && !seen_tag {
+                offset += line.len();
+                movetext_line = n + 2;
+                continue;
+            }
+            if !is_tag {
+                break;
+            }
+            rec.tags.push(parse_tag(n + 1, line)?);
+            seen_tag = true;
+            offset += line.len();
+            movetext_line = n + 2;
+        }
+        let tokens = tokenize(&text[offset..], movetext_line)?;
+        let mut pending: Option<(u32, bool)> = None;
+        let mut movetext_result: Option<Option<RecordedResult>> = None;
+        for (tok, line) in tokens {
+            if movetext_result.is_some() {
+                return Err(RecordError::AfterResult { line, token: tok });
+            }
+            if tok == "*" {
+                movetext_result = Some(None);
+                continue;
+            }
+            if let Some(r) = RecordedResult::from_token(&tok) {
+                movetext_result = Some(Some(r));
+                continue;
+            }
+            if tok == "(+)" {
+                match rec.moves.last_mut() {
+                    Some(m) if pending.is_none() => {
+                        m.token.push_str("(+)");
+                        continue;
+                    }
+                    _ => {
+                        return Err(RecordError::BadToken { line, token: tok, reason: "a suffix with no move before it".into() });
+                    }
+                }
+            }
+            let mut rest = tok.as_str();
+            if rest.starts_with(|c: char| c.is_ascii_digit()) {
+                let digits_end = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+                let number: u32 = rest[..digits_end].parse().map_err(|_| RecordError::BadToken {
+                    line,
+                    token: tok.clone(),
+                    reason: "move number too large".into(),
+                })?;
+                let after = &rest[digits_end..];
+                let dots_end = after.find(|c: char| c != '.' && c != '…').unwrap_or(after.len());
+                let dots = &after[..dots_end];
+                if dots.is_empty() {
+                    return Err(RecordError::BadToken {
+                        line,
+                        token: tok.clone(),
+                        reason: "a move number must be followed by '.' or '...'".into(),
+                    });
+                }
+                let second = dots.chars().count() >= 2 || dots.contains('…');
+                pending = Some((number, second));
+                rest = &after[dots_end..];
+                if rest.is_empty() {
+                    continue;
+                }
+            }
+            let (number, second_player) = match pending.take() {
+                Some((n, s)) => (Some(n), s),
+                None => (None, false),
+            };
+            rec.moves.push(RecordMove { token: rest.to_string(), line, number, second_player });
+        }
+        let tag_result = match rec.tag("Result") {
+            None => None,
+            Some(v) if v.trim() == "*" => None,
+            Some(v) => Some(RecordedResult::from_token(v.trim()).ok_or_else(|| RecordError::BadTag {
+                line: 0,
+                text: format!("[Result \"{v}\"]"),
+                reason: "the result must be 1-0, 0-1, 1/2-1/2 or *".into(),
+            })?),
+        };
+        rec.result = match (tag_result, movetext_result) {
+            (Some(t), Some(Some(m))) if t != m => {
+                return Err(RecordError::ResultTagMismatch { tag: t.to_string(), movetext: m.to_string() });
+            }
+            (_, Some(Some(m))) => Some(m),
+            (t, _) => t,
+        };
+        Ok(rec)
+    }
+
+    /// Reads a record file.
+    pub fn from_file(path: &Path) -> Result<GameRecord, RecordError> {
+        let text =
+            std::fs::read_to_string(path).map_err(|source| RecordError::Io { path: path.to_path_buf(), source })?;
+        GameRecord::parse(&text)
+    }
+
+    /// The value of a tag (the first one, if repeated; names compare case-insensitively).
+    pub fn tag(&self, key: &str) -> Option<&str> {
+        self.tags.iter().find(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v.as_str())
+    }
+
+    /// The ruleset the tags select: the built-in `Ruleset`, on the `Board` if given.
+    pub fn ruleset(&self) -> Result<Ruleset, RecordError> {
+        let id = self.tag("Ruleset").ok_or(RecordError::MissingRuleset)?;
+        let rs = Ruleset::builtin(id.trim())?;
+        match self.tag("Board") {
+            None => Ok(rs),
+            Some(b) => {
+                let (w, h) = b
+                    .trim()
+                    .to_ascii_lowercase()
+                    .split_once('x')
+                    .and_then(|(w, h)| Some((w.trim().parse::<u8>().ok()?, h.trim().parse::<u8>().ok()?)))
+                    .ok_or_else(|| RecordError::BadBoard(b.to_string()))?;
+                Ok(rs.with_board(w, h)?)
+            }
+        }
+    }
+
+    /// The starting position: the `FEN` tag if present, else the ruleset's start.
+    pub fn start_position(&self, ruleset: &Ruleset) -> Result<Position, RecordError> {
+        match self.tag("FEN") {
+            None => Ok(Position::new(ruleset)),
+            Some(f) => Ok(Position::from_setup(ruleset, &Setup::from_fen(f)?)?),
+        }
+    }
+}
+
+// ======================================================================================
+// Replay
+// ======================================================================================
+
+/// How to replay a record.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReplayOptions {
+    /// Play a move that breaks a rule as written when the piece can physically make it,
+    /// and go on (see the module docs); otherwise stop at it.
+    pub continue_on_illegal: bool,
+}
+
+/// What happened to one move of a record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveStatus {
+    /// A legal move, played.
+    Legal,
+    /// A move that breaks a rule, played as written (continue-on-illegal).
+    PlayedIllegal(MoveError),
+    /// A move that could not be played; the replay stopped here.
+    Rejected(MoveError),
+}
+
+/// One move of a replay.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayedMove {
+    /// Move number (first player's and second player's plies share one).
+    pub number: u32,
+    /// The side that made (or should have made) the move.
+    pub side: Color,
+    /// 1-based line of the record.
+    pub line: usize,
+    /// The token as written (without the move number).
+    pub written: String,
+    /// Legal, played although illegal, or rejected.
+    pub status: MoveStatus,
+    /// The engine's notation of the move played (`None` if it was not played).
+    pub text: Option<MoveText>,
+    /// Disagreements between the record and the engine.
+    pub warnings: Vec<NotationWarning>,
+    /// The position before the move, as FEN.
+    pub fen_before: String,
+    /// The game's outcome after the move, if it ended the game.
+    pub outcome: Option<Outcome>,
+}
+
+impl ReplayedMove {
+    /// `9.` or `9...`, the number as a record would write it.
+    pub fn number_text(&self) -> String {
+        if self.side == Color::White { format!("{}.", self.number) } else { format!("{}...", self.number) }
+    }
+
+    /// The error of an illegal or rejected move.
+    pub fn error(&self) -> Option<&MoveError> {
+        match &self.status {
+            MoveStatus::Legal => None,
+            MoveStatus::PlayedIllegal(e) | MoveStatus::Rejected(e) => Some(e),
+        }
+    }
+}
+
+/// How the recorded result compares with the game the rules produced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResultVerdict {
+    /// The rules ended the game and the record gives the same result.
+    Confirmed(Outcome),
+    /// The rules ended the game; the record gives no result.
+    EndedUnrecorded(Outcome),
+    /// The rules have not ended the game; the recorded win is accepted as a resignation
+    /// by the loser.
+    Resignation(RecordedResult),
+    /// The rules have not ended the game; the recorded draw is accepted as agreed.
+    Agreement,
+    /// The rules ended the game differently from the record: an error.
+    Contradicted {
+        /// What the rules say.
+        engine: Outcome,
+        /// What the record says.
+        recorded: RecordedResult,
+    },
+    /// Neither the rules nor the record end the game.
+    Unfinished,
+    /// The replay stopped at a move it could not play.
+    NotReached,
+}
+
+/// The result of replaying a record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayReport {
+    /// Ruleset id.
+    pub ruleset: String,
+    /// Board width.
+    pub width: u8,
+    /// Board height.
+    pub height: u8,
+    /// Every move replayed (the last one is the rejected move if the replay stopped).
+    pub moves: Vec<ReplayedMove>,
+    /// Whether the replay stopped at a move it could not play.
+    pub stopped: bool,
+    /// The game's outcome by the rules, if they ended it.
+    pub outcome: Option<Outcome>,
+    /// The recorded result.
+    pub recorded: Option<RecordedResult>,
+    /// The comparison of the two.
+    pub verdict: ResultVerdict,
+    /// The final position, as FEN.
+    pub final_fen: String,
+}
+
+impl ReplayReport {
+    /// Moves that broke a rule or could not be played.
+    pub fn illegal_moves(&self) -> impl Iterator<Item = &ReplayedMove> {
+        self.moves.iter().filter(|m| m.status != MoveStatus::Legal)
+    }
+
+    /// Every warning with its move.
+    pub fn warnings(&self) -> impl Iterator<Item = (&ReplayedMove, &NotationWarning)> {
+        self.moves.iter().flat_map(|m| m.warnings.iter().map(move |w| (m, w)))
+    }
+
+    /// No illegal move, and the result is confirmed or acceptable (not contradicted,
+    /// not left unreached).
+    pub fn is_ok(&self) -> bool {
+        self.illegal_moves().next().is_none()
+            && !matches!(self.verdict, ResultVerdict::Contradicted { .. } | ResultVerdict::NotReached)
+    }
+
+    /// The final result line's content: the score (`1-0`, `0-1`, `1/2-1/2`, or `*` when
+    /// there is none) and its reason (a RULES.md reason, `resignation`, `agreement`, …).
+    pub fn final_result(&self) -> (String, String) {
+        match self.verdict {
+            ResultVerdict::Confirmed(o) | ResultVerdict::EndedUnrecorded(o) => {
+                (o.score_text().to_string(), o.reason.to_string())
+            }
+            ResultVerdict::Resignation(r) => (r.score_text().to_string(), "resignation".to_string()),
+            ResultVerdict::Agreement => ("1/2-1/2".to_string(), "agreement".to_string()),
+            ResultVerdict::Contradicted { engine, recorded } => (
+                engine.score_text().to_string(),
+                format!("{}; the record's {recorded} contradicts it", engine.reason),
+            ),
+            ResultVerdict::Unfinished => ("*".to_string(), "unfinished".to_string()),
+            ResultVerdict::NotReached => ("*".to_string(), "replay stopped at an illegal move".to_string()),
+        }
+    }
+}
+
+/// Replays a record under the ruleset and start position its tags select.
+pub fn replay(record: &GameRecord, options: ReplayOptions) -> Result<ReplayReport, RecordError> {
+    let rs = record.ruleset()?;
+    let start = record.start_position(&rs)?;
+    Ok(replay_from(&rs, start, record, options))
+}
+
+/// Plays `mv` as written, ignoring the legality filters (see the module docs): returns
+/// the position after it under the real ruleset, the engine's text of the move and the
+/// game's outcome; `None` if the piece cannot physically make the move.
+fn play_physical(ruleset: &Ruleset, pos: &Position, mv: Move) -> Option<(Position, MoveText, Option<Outcome>)> {
+    let loose = relaxed(ruleset, None);
+    let setup = pos.to_setup();
+    let mut lp = Position::from_setup(&loose, &setup).ok()?;
+    lp.set_ply_cap(u32::MAX);
+    if !lp.is_legal(mv) {
+        return None;
+    }
+    let fx = lp.play(mv);
+    let mut after = Position::from_setup(ruleset, &lp.to_setup()).ok()?;
+    after.set_ply_cap(u32::MAX);
+    // The relaxed copy's end checks are the real ones except for "no legal move", which
+    // must be judged under the real rules.
+    let outcome = lp.outcome().filter(|o| o.reason != Reason::Stalemate).or(after.outcome());
+    let text = MoveText::build(pos, &after, outcome, mv, &fx);
+    Some((after, text, outcome))
+}
+
+/// Replays a record from `start` under `ruleset` (the record's own tags are not read).
+pub fn replay_from(ruleset: &Ruleset, start: Position, record: &GameRecord, options: ReplayOptions) -> ReplayReport {
+    let mut pos = start;
+    pos.set_ply_cap(u32::MAX);
+    let mut outcome = pos.outcome();
+    let mut moves = Vec::new();
+    let mut stopped = false;
+    for rm in &record.moves {
+        let number = pos.ply() / 2 + 1;
+        let side = pos.side_to_move();
+        let mut warnings = Vec::new();
+        if let Some(n) = rm.number
+            && n != number
+        {
+            warnings.push(NotationWarning::MoveNumber { written: n, expected: number });
+        }
+        if rm.number.is_some() {
+            let written_side = if rm.second_player { Color::Black } else { Color::White };
+            if written_side != side {
+                warnings.push(NotationWarning::MoveSide { written: written_side, to_move: side });
+            }
+        }
+        let mut entry = ReplayedMove {
+            number,
+            side,
+            line: rm.line,
+            written: rm.token.clone(),
+            status: MoveStatus::Legal,
+            text: None,
+            warnings: Vec::new(),
+            fen_before: pos.to_setup().to_fen(),
+            outcome: None,
+        };
+        let result = match outcome {
+            Some(o) => Err(MoveError::GameOver(o)),
+            None => parse_move(ruleset, &pos, &rm.token),
+        };
+        match result {
+            Ok(pm) => {
+                pos.play(pm.mv);
+                outcome = pos.outcome();
+                warnings.extend(pm.warnings);
+                entry.text = Some(pm.text);
+            }
+            Err(e) => {
+                let forced = if options.continue_on_illegal && e.is_rule_breach() {
+                    parse_token(&rm.token).ok().and_then(|w| {
+                        play_physical(ruleset, &pos, w.to_move()).map(|(after, text, o)| (w, after, text, o))
+                    })
+                } else {
+                    None
+                };
+                match forced {
+                    Some((w, after, text, o)) => {
+                        warnings.extend(compare_written(&w, &text));
+                        pos = after;
+                        outcome = o;
+                        entry.text = Some(text);
+                        entry.status = MoveStatus::PlayedIllegal(e);
+                    }
+                    None => {
+                        entry.status = MoveStatus::Rejected(e);
+                        entry.warnings = warnings;
+                        moves.push(entry);
+                        stopped = true;
+                        break;
+                    }
+                }
+            }
+        }
+        entry.warnings = warnings;
+        entry.outcome = outcome;
+        moves.push(entry);
+    }
+    let recorded = record.result;
+    let verdict = if stopped {
+        ResultVerdict::NotReached
+    } else {
+        match (outcome, recorded) {
+            (Some(o), Some(r)) if o.winner == r.winner() => ResultVerdict::Confirmed(o),
+            (Some(o), Some(r)) => ResultVerdict::Contradicted { engine: o, recorded: r },
+            (Some(o), None) => ResultVerdict::EndedUnrecorded(o),
+            (None, Some(RecordedResult::Draw)) => ResultVerdict::Agreement,
+            (None, Some(r)) => ResultVerdict::Resignation(r),
+            (None, None) => ResultVerdict::Unfinished,
+        }
+    };
+    ReplayReport {
+        ruleset: ruleset.id.clone(),
+        width: ruleset.width,
+        height: ruleset.height,
+        moves,
+        stopped,
+        outcome,
+        recorded,
+        verdict,
+        final_fen: pos.to_setup().to_fen(),
+    }
+}

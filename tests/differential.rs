@@ -1,0 +1,133 @@
+//! The fast engine against the reference engine on random games: at every ply both must
+//! agree on the side to move, every square, the pieces in hand, the set of legal moves,
+//! what the chosen move captures or traps, and the outcome.
+//!
+//! `LATRUNCULI_DIFF_GAMES` (default 12) sets the games per variant; `LATRUNCULI_DIFF_CAP`
+//! (default 400) the ply cap of each game.
+
+use latrunculi_reference::RefGame;
+use latrunculi_rules::ruleset::{CaptureEffect, Placement, SelfImmobilization};
+use latrunculi_rules::{Color, Move, Position, Ruleset, Setup, Square};
+
+fn env_or(name: &str, default: u32) -> u32 {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// A tiny deterministic generator so failures are reproducible from the seed.
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// Every built-in ruleset, the other board sizes the sources allow, and the optional
+/// parameters flipped.
+fn variants() -> Vec<(String, Ruleset)> {
+    let b = |id: &str| Ruleset::builtin(id).unwrap();
+    let mut v: Vec<(String, Ruleset)> = Ruleset::all_builtin().into_iter().map(|r| (r.id.clone(), r)).collect();
+    for (id, w, h) in [("xxi", 12, 8), ("xxi", 8, 8), ("classical", 12, 8), ("petteia-xxi", 10, 8), ("single-stone-xxi", 8, 8)] {
+        v.push((format!("{id}@{w}x{h}"), b(id).with_board(w, h).unwrap()));
+    }
+    let mut r = b("savard");
+    r.movement.no_jump_over_dux = true;
+    r.capture.effect = CaptureEffect::Trap;
+    r.capture.capture_by_displacement = true;
+    v.push(("savard+no_jump_over_dux+displacement".into(), r));
+    let mut r = b("falkener");
+    r.movement.hop_chain = true;
+    v.push(("falkener+hop_chain".into(), r));
+    let mut r = b("bell");
+    r.movement.dux_jumps = true;
+    r.end.win_by_dux_capture = true;
+    r.setup.soldiers_in_hand = 17;
+    r.setup.placement = Placement::OneTwoOne;
+    v.push(("bell+dux_jumps+win_by_dux+17+one-two-one".into(), r));
+    let mut r = b("schadler");
+    r.setup.placement = Placement::TwoEach;
+    v.push(("schadler+two-each".into(), r));
+    let mut r = b("common");
+    r.first_player = Color::Black;
+    v.push(("common+black-first".into(), r));
+    let mut r = b("kowalski");
+    r.end.self_immobilization = SelfImmobilization::Loses;
+    r.end.both_immobilized_mover_wins = false;
+    v.push(("kowalski+self-immobilization-loses".into(), r));
+    for (name, rs) in &v {
+        rs.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+    v
+}
+
+fn board_text(rs: &Ruleset, f: impl Fn(Square) -> Option<latrunculi_rules::Piece>) -> String {
+    let mut s = Setup::empty(rs.width, rs.height);
+    for r in 0..rs.height {
+        for fl in 0..rs.width {
+            let sq = Square::new(fl, r).unwrap();
+            s.set(sq, f(sq));
+        }
+    }
+    s.diagram()
+}
+
+fn play_and_compare(name: &str, rs: &Ruleset, seed: u64, cap: u32) -> u32 {
+    let mut fast = Position::new(rs);
+    fast.set_ply_cap(cap);
+    let mut slow = RefGame::new(rs);
+    slow.set_ply_cap(cap);
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut record: Vec<String> = Vec::new();
+    let mut moves = Vec::new();
+    loop {
+        let ctx = || format!("{name}, seed {seed}, ply {}, moves so far: {}\n{}", fast.ply(), record.join(" "), fast.to_setup().diagram());
+        assert_eq!(fast.side_to_move(), slow.side_to_move(), "side to move differs: {}", ctx());
+        let fb = board_text(rs, |s| fast.piece_at(s));
+        let sb = board_text(rs, |s| slow.piece_at(s));
+        assert_eq!(fb, sb, "boards differ (left engine, right reference): {}", ctx());
+        for c in Color::ALL {
+            assert_eq!(fast.in_hand(c), slow.in_hand(c), "hands differ: {}", ctx());
+        }
+        assert_eq!(fast.outcome(), slow.outcome(), "outcomes differ: {}", ctx());
+        fast.legal_moves(&mut moves);
+        let mut a: Vec<Move> = moves.clone();
+        let mut b = slow.legal_moves();
+        a.sort();
+        b.sort();
+        if a != b {
+            let only_fast: Vec<_> = a.iter().filter(|m| !b.contains(m)).collect();
+            let only_ref: Vec<_> = b.iter().filter(|m| !a.contains(m)).collect();
+            panic!("legal moves differ: only engine {only_fast:?}, only reference {only_ref:?}: {}", ctx());
+        }
+        if fast.is_over() {
+            return fast.ply();
+        }
+        if fast.to_setup().pieces().all(|(_, p)| !p.trapped) {
+            let again = Position::from_setup(rs, &fast.to_setup()).unwrap();
+            assert_eq!(again.hash(), fast.hash(), "incremental hash differs from recomputed: {}", ctx());
+        }
+        let mv = a[rng.below(a.len())];
+        let fx = fast.play(mv);
+        let mut fast_sq: Vec<Square> = fx.iter().map(|(s, _)| s).collect();
+        fast_sq.sort();
+        let ref_sq = slow.play(mv);
+        record.push(format!("{}{}", mv.from, mv.to));
+        assert_eq!(fast_sq, ref_sq, "captured/trapped squares differ after {mv:?}: {}", ctx());
+    }
+}
+
+#[test]
+fn engine_matches_reference_on_random_games() {
+    let games = env_or("LATRUNCULI_DIFF_GAMES", 12);
+    let cap = env_or("LATRUNCULI_DIFF_CAP", 400);
+    let mut total_plies = 0;
+    for (name, rs) in variants() {
+        for g in 0..games {
+            total_plies += play_and_compare(&name, &rs, 1000 + g as u64, cap);
+        }
+    }
+    assert!(total_plies > 0);
+    eprintln!("compared {total_plies} plies");
+}
