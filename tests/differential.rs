@@ -109,12 +109,13 @@ fn play_and_compare(name: &str, rs: &Ruleset, seed: u64, cap: u32) -> u32 {
             assert_eq!(again.hash(), fast.hash(), "incremental hash differs from recomputed: {}", ctx());
         }
         let mv = a[rng.below(a.len())];
+        let before = ctx();
         let fx = fast.play(mv);
         let mut fast_sq: Vec<Square> = fx.iter().map(|(s, _)| s).collect();
         fast_sq.sort();
         let ref_sq = slow.play(mv);
         record.push(format!("{}{}", mv.from, mv.to));
-        assert_eq!(fast_sq, ref_sq, "captured/trapped squares differ after {mv:?}: {}", ctx());
+        assert_eq!(fast_sq, ref_sq, "captured/trapped squares differ after {mv:?}: {before}");
     }
 }
 

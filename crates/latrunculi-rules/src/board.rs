@@ -157,3 +157,32 @@ pub(crate) const BLACK_TO_MOVE: u64 = 0xF1E2_D3C4_B5A6_9788;
 pub(crate) fn hand_key(color: Color, kind: PieceKind, count: u8) -> u64 {
     if count == 0 { 0 } else { splitmix(0x4A4E_0000 ^ (color as u64) << 12 ^ (kind as u64) << 8 ^ count as u64) }
 }
+
+/// `SLIDES[p][occ]`: the positions a rook on position `p` of a line of 12 reaches given
+/// the line's occupancy bits `occ` (its own bit ignored; positions past the line's end
+/// must be set in `occ`).
+pub(crate) fn slide_table() -> &'static [[u16; 4096]; 12] {
+    static TABLE: std::sync::OnceLock<Box<[[u16; 4096]; 12]>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = Box::new([[0u16; 4096]; 12]);
+        for (p, row) in t.iter_mut().enumerate() {
+            for (occ, reach) in row.iter_mut().enumerate() {
+                let mut m = 0u16;
+                for q in (p + 1)..12 {
+                    if occ >> q & 1 != 0 {
+                        break;
+                    }
+                    m |= 1 << q;
+                }
+                for q in (0..p).rev() {
+                    if occ >> q & 1 != 0 {
+                        break;
+                    }
+                    m |= 1 << q;
+                }
+                *reach = m;
+            }
+        }
+        t
+    })
+}

@@ -207,6 +207,10 @@ pub struct Position {
     outcome: Option<Outcome>,
     capturer_mask: [u16; 2],
     victim_mask: [u16; 2],
+    /// Occupancy of each rank by file (bits past the board's width set).
+    rank_occ: [u16; 12],
+    /// Occupancy of each file by rank (bits past the board's height set).
+    file_occ: [u16; 12],
 }
 
 impl PartialEq for Position {
@@ -269,6 +273,8 @@ impl Position {
             outcome: None,
             capturer_mask: [0; 2],
             victim_mask: [0; 2],
+            rank_occ: [!((1u16 << rules.width) - 1); 12],
+            file_occ: [!((1u16 << rules.height) - 1); 12],
         };
         for c in Color::ALL {
             let cap = |c: Color, k: PieceKind| 1u16 << cell_of(c, k);
@@ -466,6 +472,9 @@ impl Position {
     fn put(&mut self, m: usize, c: u8) {
         let color = (c & BLACK) as usize;
         self.cells[m] = c;
+        let (f, r) = (m & 15, (m >> 4) - 3);
+        self.rank_occ[r] |= 1 << f;
+        self.file_occ[f] |= 1 << r;
         self.occ[color].insert(m - PAD);
         self.pieces[color] += 1;
         if c & DUX != 0 {
@@ -483,6 +492,9 @@ impl Position {
         let c = self.cells[m];
         let color = (c & BLACK) as usize;
         self.cells[m] = EMPTY;
+        let (f, r) = (m & 15, (m >> 4) - 3);
+        self.rank_occ[r] &= !(1 << f);
+        self.file_occ[f] &= !(1 << r);
         self.occ[color].remove(m - PAD);
         self.pieces[color] -= 1;
         if c & DUX != 0 {
@@ -887,8 +899,40 @@ impl Position {
             };
             // Slides and steps.
             let slide = if is_dux { mv.dux == DuxMove::Slide } else { mv.soldier == SoldierMove::Slide };
+            if slide && !mv.diagonal && soldier_fast && !displacement {
+                // Table-driven rook moves: one lookup per rank and file, no ray loops.
+                let (fl, rk) = (from & 15, (from >> 4) - 3);
+                let table = slide_table();
+                let along_rank = table[fl][(self.rank_occ[rk] & 0xFFF) as usize];
+                let along_file = table[rk][(self.file_occ[fl] & 0xFFF) as usize];
+                let row_base = from - fl;
+                let mut bits = along_rank;
+                while bits != 0 {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let t = row_base + b;
+                    let ok = own_dux == 0 || !adjacent(t, own_dux) || legal(t, if b > fl { 1 } else { -1 });
+                    if ok && !f(Move::movement(fsq, sq_of(t))) {
+                        return false;
+                    }
+                }
+                let mut bits = along_file;
+                while bits != 0 {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let t = (b + 3) * 16 + fl;
+                    let ok = own_dux == 0 || !adjacent(t, own_dux) || legal(t, if b > rk { 16 } else { -16 });
+                    if ok && !f(Move::movement(fsq, sq_of(t))) {
+                        return false;
+                    }
+                }
+                if !(if is_dux { mv.dux_jumps } else { mv.soldier_hops }) {
+                    continue;
+                }
+            }
             let backward = if me == 0 { -16 } else { 16 };
-            for &d in Self::line_dirs(mv.diagonal) {
+            let rays_done = slide && !mv.diagonal && soldier_fast && !displacement;
+            for &d in if rays_done { &[] } else { Self::line_dirs(mv.diagonal) } {
                 if !is_dux && mv.soldier == SoldierMove::StepForwardSideways {
                     // no backward component
                     let back = d == backward || d == backward + 1 || d == backward - 1;
