@@ -17,8 +17,9 @@ pub mod setup;
 pub mod types;
 
 pub use notation::{
-    GameRecord, MoveError, MoveStatus, MoveText, NotationWarning, ParsedMove, RecordError, RecordedResult, ReplayOptions,
-    ReplayReport, ReplayedMove, ResultVerdict, RuleBreach, Suffix, WrittenMove, move_text, parse_move, replay,
+    GameRecord, MoveError, MoveStatus, MoveText, NotationWarning, ParsedMove, RecordError, RecordMove, RecordedResult,
+    ReplayOptions, ReplayReport, ReplayedMove, ResultVerdict, RuleBreach, Suffix, WrittenKind, WrittenMove, move_text,
+    parse_move, parse_token, replay,
 };
 pub use position::{DEFAULT_PLY_CAP, EffectKind, Effects, Position, PositionError};
 pub use ruleset::{Rules, Ruleset, RulesetError};

@@ -634,8 +634,10 @@ pub enum MoveError {
         reason: String,
     },
     /// The piece cannot physically get there (blocked path, wrong line, occupied …).
-    #[error("{from}-{to} is impossible: {reason}")]
+    #[error("{}{from}-{to} is impossible: {reason}", if *.dux { "D" } else { "" })]
     Unreachable {
+        /// A Dux move.
+        dux: bool,
         /// Start square.
         from: Square,
         /// End square.
@@ -644,8 +646,10 @@ pub enum MoveError {
         reason: String,
     },
     /// The piece could get there but a rule forbids the move.
-    #[error("{from}-{to} is illegal: {}", breaches_text(.breaches))]
+    #[error("{}{from}-{to} is illegal: {}", if *.dux { "D" } else { "" }, breaches_text(.breaches))]
     Illegal {
+        /// A Dux move.
+        dux: bool,
         /// Start square.
         from: Square,
         /// End square.
@@ -945,13 +949,14 @@ fn diagnose(ruleset: &Ruleset, pos: &Position, mv: Move) -> MoveError {
         };
     }
     let (from, to) = (mv.from, mv.to);
+    let dux = pos.piece_at(from).is_some_and(|p| p.kind == PieceKind::Dux);
     let setup = pos.to_setup();
     if legal_under(ruleset, &setup, mv) {
         // Legal on the bare position: only the repetition history can forbid it.
-        return MoveError::Illegal { from, to, breaches: vec![RuleBreach::Repetition] };
+        return MoveError::Illegal { dux, from, to, breaches: vec![RuleBreach::Repetition] };
     }
     if !legal_under(&relaxed(ruleset, None), &setup, mv) {
-        return MoveError::Unreachable { from, to, reason: unreachable_reason(pos, from, to) };
+        return MoveError::Unreachable { dux, from, to, reason: unreachable_reason(pos, from, to) };
     }
     let mut breaches = Vec::new();
     for f in FILTERS {
@@ -959,7 +964,7 @@ fn diagnose(ruleset: &Ruleset, pos: &Position, mv: Move) -> MoveError {
             breaches.push(name_breach(pos, f, from));
         }
     }
-    MoveError::Illegal { from, to, breaches }
+    MoveError::Illegal { dux, from, to, breaches }
 }
 
 /// The precise rule behind a filter that forbids a move of the piece on `from`.
@@ -1076,7 +1081,7 @@ impl RecordedResult {
         match t {
             "1-0" => Some(RecordedResult::WhiteWins),
             "0-1" => Some(RecordedResult::BlackWins),
-            "1/2-1/2" | "½-½" | "1/2" => Some(RecordedResult::Draw),
+            "1/2-1/2" | "½-½" => Some(RecordedResult::Draw),
             _ => None,
         }
     }
@@ -1123,12 +1128,12 @@ pub struct RecordMove {
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
     /// The file could not be read.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// The I/O error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A malformed tag pair.
     #[error("line {line}: bad tag '{text}': {reason}")]
@@ -1188,6 +1193,9 @@ pub enum RecordError {
         /// What is wrong.
         reason: String,
     },
+    /// A `Result` tag that is not a result.
+    #[error("Result tag '{0}' is not 1-0, 0-1, 1/2-1/2 or *")]
+    BadResultTag(String),
     /// The Result tag and the movetext disagree.
     #[error("the Result tag says {tag} but the moves end with {movetext}")]
     ResultTagMismatch {
@@ -1199,18 +1207,26 @@ pub enum RecordError {
     /// No `Ruleset` tag.
     #[error("the record has no [Ruleset \"...\"] tag")]
     MissingRuleset,
-    /// The ruleset is unknown or the board does not suit it.
-    #[error("{0}")]
+    /// The `Ruleset` tag names no built-in ruleset.
+    #[error("unknown ruleset '{id}' in the Ruleset tag (known: {known})")]
+    UnknownRuleset {
+        /// The id in the tag.
+        id: String,
+        /// The built-in ids, comma-separated.
+        known: String,
+    },
+    /// The ruleset is invalid or the board does not suit it.
+    #[error(transparent)]
     Ruleset(#[from] RulesetError),
     /// A `Board` tag that is not `WxH`.
     #[error("Board tag '{0}' is not of the form WxH, e.g. 12x8")]
     BadBoard(String),
     /// A bad `FEN` tag.
     #[error("FEN tag: {0}")]
-    Fen(#[from] SetupError),
+    Fen(SetupError),
     /// The `FEN` position does not suit the ruleset.
     #[error("FEN tag: {0}")]
-    Position(#[from] PositionError),
+    Position(PositionError),
 }
 
 /// A game record: tags, move tokens and the recorded result.
@@ -1307,7 +1323,7 @@ fn tokenize(text: &str, first_line: usize) -> Result<Vec<Token>, RecordError> {
 
 /// Reads one tag line `[Key "Value"]` (value with `\"` and `\\` escapes).
 fn parse_tag(line_no: usize, line: &str) -> Result<(String, String), RecordError> {
-    let bad = |reason: &str| RecordError::BadTag { line: line_no, text: line.to_string(), reason: reason.to_string() };
+    let bad = |reason: &str| RecordError::BadTag { line: line_no, text: line.trim().to_string(), reason: reason.to_string() };
     let t = line.trim();
     let inner = t
         .strip_prefix('[')
@@ -1349,6 +1365,7 @@ fn parse_tag(line_no: usize, line: &str) -> Result<(String, String), RecordError
 impl GameRecord {
     /// Reads a record from text.
     pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut rec = GameRecord::default();
         // Header: leading lines that start with '[' and a letter; it ends at the first
         // blank line after a tag or the first other line.
@@ -1431,11 +1448,9 @@ impl GameRecord {
         let tag_result = match rec.tag("Result") {
             None => None,
             Some(v) if v.trim() == "*" => None,
-            Some(v) => Some(RecordedResult::from_token(v.trim()).ok_or_else(|| RecordError::BadTag {
-                line: 0,
-                text: format!("[Result \"{v}\"]"),
-                reason: "the result must be 1-0, 0-1, 1/2-1/2 or *".into(),
-            })?),
+            Some(v) => Some(
+                RecordedResult::from_token(v.trim()).ok_or_else(|| RecordError::BadResultTag(v.to_string()))?,
+            ),
         };
         rec.result = match (tag_result, movetext_result) {
             (Some(t), Some(Some(m))) if t != m => {
@@ -1450,7 +1465,7 @@ impl GameRecord {
     /// Reads a record file.
     pub fn from_file(path: &Path) -> Result<GameRecord, RecordError> {
         let text =
-            std::fs::read_to_string(path).map_err(|source| RecordError::Io { path: path.to_path_buf(), source })?;
+            std::fs::read_to_string(path).map_err(|error| RecordError::Io { path: path.to_path_buf(), error })?;
         GameRecord::parse(&text)
     }
 
@@ -1461,8 +1476,11 @@ impl GameRecord {
 
     /// The ruleset the tags select: the built-in `Ruleset`, on the `Board` if given.
     pub fn ruleset(&self) -> Result<Ruleset, RecordError> {
-        let id = self.tag("Ruleset").ok_or(RecordError::MissingRuleset)?;
-        let rs = Ruleset::builtin(id.trim())?;
+        let id = self.tag("Ruleset").ok_or(RecordError::MissingRuleset)?.trim();
+        let rs = Ruleset::builtin(id).map_err(|e| match e {
+            RulesetError::UnknownId { known, .. } => RecordError::UnknownRuleset { id: id.to_string(), known },
+            other => RecordError::Ruleset(other),
+        })?;
         match self.tag("Board") {
             None => Ok(rs),
             Some(b) => {
@@ -1481,7 +1499,10 @@ impl GameRecord {
     pub fn start_position(&self, ruleset: &Ruleset) -> Result<Position, RecordError> {
         match self.tag("FEN") {
             None => Ok(Position::new(ruleset)),
-            Some(f) => Ok(Position::from_setup(ruleset, &Setup::from_fen(f)?)?),
+            Some(f) => {
+                let setup = Setup::from_fen(f).map_err(RecordError::Fen)?;
+                Position::from_setup(ruleset, &setup).map_err(RecordError::Position)
+            }
         }
     }
 }
@@ -1757,5 +1778,318 @@ pub fn replay_from(ruleset: &Ruleset, start: Position, record: &GameRecord, opti
         recorded,
         verdict,
         final_fen: pos.to_setup().to_fen(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (xorshift64*), so the tests need no dependency.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    fn sq(s: &str) -> Square {
+        s.parse().expect("test square")
+    }
+
+    fn xxi() -> Ruleset {
+        Ruleset::builtin("xxi").expect("xxi")
+    }
+
+    fn at(rs: &Ruleset, fen: &str) -> Position {
+        Position::from_setup(rs, &Setup::from_fen(fen).expect("test FEN")).expect("test position")
+    }
+
+    /// Flips the case of the square letters and the `D` of a token.
+    fn shout(t: &str) -> String {
+        t.to_ascii_uppercase()
+    }
+
+    #[test]
+    fn print_parse_round_trip_on_random_games_of_every_ruleset() {
+        for rs in Ruleset::all_builtin() {
+            let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ rs.params_hash());
+            let mut kinds = [0usize; 3];
+            let (mut suffixes, mut captures, mut traps) = (0, 0, 0);
+            for _game in 0..3 {
+                let mut pos = Position::new(&rs);
+                for _ply in 0..90 {
+                    let moves = pos.legal_move_list();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for k in 0..moves.len().min(6) {
+                        let mv = if k == 0 { moves[moves.len() - 1] } else { moves[rng.below(moves.len())] };
+                        let text = move_text(&pos, mv).expect("legal move has a text");
+                        let s = text.to_string();
+                        kinds[match mv.kind {
+                            MoveKind::Move => 0,
+                            MoveKind::Place(_) => 1,
+                            MoveKind::Remove => 2,
+                        }] += 1;
+                        suffixes += text.suffix.is_some() as usize;
+                        captures += text.captures.len();
+                        traps += text.traps.len();
+                        assert_eq!(pos.move_to_string(mv).as_deref(), Some(s.as_str()));
+                        for variant in [s.clone(), shout(&s), format!("{s}!?")] {
+                            let parsed = parse_move(&rs, &pos, &variant)
+                                .unwrap_or_else(|e| panic!("{}: '{variant}' does not parse back: {e}", rs.id));
+                            assert_eq!(parsed.mv, mv, "{}: {variant}", rs.id);
+                            assert!(parsed.warnings.is_empty(), "{}: {variant}: {:?}", rs.id, parsed.warnings);
+                            assert_eq!(parsed.text, text);
+                        }
+                        // Captures in any order on input.
+                        if text.captures.len() > 1 {
+                            let mut t2 = text.clone();
+                            t2.captures.reverse();
+                            assert_eq!(parse_move(&rs, &pos, &t2.to_string()).expect("reversed").warnings, vec![]);
+                        }
+                        // Without the suffix, nothing to check: no warning either.
+                        assert!(parse_move(&rs, &pos, &text.body()).expect("body").warnings.is_empty());
+                    }
+                    pos.play(moves[rng.below(moves.len())]);
+                    if pos.is_over() {
+                        break;
+                    }
+                }
+            }
+            assert!(kinds.iter().sum::<usize>() > 0, "{}: no move tested", rs.id);
+            if rs.in_hand().0 > 0 {
+                assert!(kinds[1] > 0, "{}: no placement tested", rs.id);
+            }
+            if rs.capture.removal_move {
+                assert!(kinds[2] > 0 && traps > 0, "{}: no removal or trap tested", rs.id);
+            }
+            if rs.has_dux() && rs.end.dux_immobilized != Immobilization::Off {
+                assert!(suffixes > 0, "{}: no suffix tested", rs.id);
+            }
+            if !rs.capture.removal_move {
+                assert!(captures > 0, "{}: no capture tested", rs.id);
+            }
+        }
+    }
+
+    #[test]
+    fn printing_uses_board_order_d_prefix_and_traps() {
+        let t = MoveText {
+            mv: Move::movement(sq("h3"), sq("g3")),
+            dux: false,
+            captures: vec![sq("f3"), sq("g4")],
+            traps: vec![],
+            suffix: None,
+        };
+        assert_eq!(t.to_string(), "h3-g3xf3xg4");
+        let t = MoveText {
+            mv: Move::movement(sq("e6"), sq("i6")),
+            dux: true,
+            captures: vec![sq("i7")],
+            traps: vec![sq("a1")],
+            suffix: Some(Suffix::QuasiCheck),
+        };
+        assert_eq!(t.to_string(), "De6-i6xi7^a1(+)");
+        let p = MoveText { mv: Move::place(PieceKind::Dux, sq("e4")), dux: true, captures: vec![], traps: vec![], suffix: None };
+        assert_eq!(p.to_string(), "D@e4");
+        let r = MoveText { mv: Move::remove(sq("e4")), dux: false, captures: vec![], traps: vec![], suffix: None };
+        assert_eq!(r.to_string(), "xe4");
+    }
+
+    #[test]
+    fn token_syntax() {
+        let w = parse_token("De6-I6xi7X h7#!?".replace(' ', "").as_str()).expect("parses");
+        assert!(w.dux);
+        assert_eq!(w.kind, WrittenKind::Move { from: sq("e6"), to: sq("i6") });
+        assert_eq!(w.captures, vec![sq("i7"), sq("h7")]);
+        assert_eq!(w.suffix, Some(Suffix::Mate));
+        assert_eq!(w.quality.as_deref(), Some("!?"));
+        assert!(!parse_token("d1-d5").expect("soldier").dux);
+        assert_eq!(parse_token("g8-g5(+)!!").expect("qc").suffix, Some(Suffix::QuasiCheck));
+        assert_eq!(parse_token("h5-h4+!").expect("check").suffix, Some(Suffix::Check));
+        assert_eq!(parse_token("e1-e5*?").expect("hit").suffix, Some(Suffix::Hit));
+        assert_eq!(parse_token("a1-a12").expect("12 ranks").kind, WrittenKind::Move { from: sq("a1"), to: sq("a12") });
+        assert_eq!(parse_token("@e4").expect("place").kind, WrittenKind::Place { to: sq("e4") });
+        assert!(parse_token("D@e4").expect("place dux").dux);
+        assert_eq!(parse_token("xe4").expect("remove").kind, WrittenKind::Remove { at: sq("e4") });
+        assert_eq!(parse_token("b2-b6^c6").expect("trap").traps, vec![sq("c6")]);
+        for bad in [
+            "", "e4", "e4-", "-e4", "e4e5", "e4-e4", "e4-e5x", "e4-e5xz9", "m1-m2", "a0-a1", "e4-e5!!!", "e4-e5?!?",
+            "e4-e5#x", "Dxe4", "xe4xe5", "e4-e5 junk", "e4–e5", "e4-e5+#", "@", "S@e4",
+        ] {
+            match parse_token(bad) {
+                Err(MoveError::Malformed { .. }) => {}
+                other => panic!("'{bad}' should be malformed, got {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn bad_tokens_in_a_position_say_why() {
+        let rs = xxi();
+        let pos = Position::new(&rs);
+        let err = |t: &str| parse_move(&rs, &pos, t).expect_err(t);
+        assert_eq!(err("e4-e5"), MoveError::NoPiece(sq("e4")));
+        assert!(matches!(err("a8-a5"), MoveError::WrongSide { owner: Color::Black, to_move: Color::White, .. }));
+        assert_eq!(err("f2-f5"), MoveError::MissingDux(sq("f2")));
+        assert_eq!(err("Dd1-d5"), MoveError::ExtraDux(sq("d1")));
+        assert!(matches!(err("l1-l2"), MoveError::OffBoard { width: 10, height: 8, .. }));
+        assert!(err("d1-e2").to_string().contains("not on the same rank or file"), "{}", err("d1-e2"));
+        assert!(err("d1-e1").to_string().contains("occupied"));
+        assert!(matches!(err("@e4"), MoveError::BadPlacement { .. }));
+        assert!(matches!(err("xe8"), MoveError::BadRemoval { .. }));
+        // Path blocked: the white Dux on f2 cannot pass its own soldier.
+        let p2 = at(&rs, "ssssssssss/4d5/10/10/10/5S4/5D4/SSSSS1SSSS w");
+        let e = parse_move(&rs, &p2, "Df2-f5").expect_err("blocked");
+        assert!(e.to_string().contains("path is blocked at f3"), "{e}");
+    }
+
+    #[test]
+    fn illegal_moves_name_the_rule() {
+        let rs = xxi();
+        // Rule 10: the white soldier on e5 is the sole attacker of the black one on e6.
+        let p = at(&rs, "ssss1sssss/4d5/4s5/4S5/10/10/5D4/SSSS1SSSSS w");
+        let e = parse_move(&rs, &p, "e5-a5").expect_err("locked");
+        assert!(
+            matches!(&e, MoveError::Illegal { breaches, .. } if breaches == &[RuleBreach::LockedSoldier { soldier: sq("e5"), enemy: sq("e6") }]),
+            "{e}"
+        );
+        assert!(e.to_string().contains("rule 10"));
+        // Rule 16: the white Dux on d4 is the sole attacker of e4 and may go one square only.
+        let p = at(&rs, "ssssssssss/4d5/10/10/3Ds5/10/10/SSSSSSSSSS w");
+        let e = parse_move(&rs, &p, "Dd4-d2").expect_err("rule 16");
+        assert!(e.to_string().contains("rule 16"), "{e}");
+        assert!(parse_move(&rs, &p, "Dd4-d3").is_ok());
+        // Rule 17: sole attacker of two enemies: offensive moves only.
+        let p = at(&rs, "ssssssssss/4d5/10/10/2sDs5/10/10/SSSSSSSSSS w");
+        let e = parse_move(&rs, &p, "Dd4-d3").expect_err("rule 17");
+        assert!(e.to_string().contains("rule 17"), "{e}");
+        // Rule 18: one open side and an enemy next to it: no move at all.
+        let p = at(&rs, "ssssssssss/4d5/10/10/2SDs5/3S6/10/SSSSSSSS2 w");
+        let e = parse_move(&rs, &p, "Dd4-d5").expect_err("rule 18");
+        assert!(e.to_string().contains("rule 18"), "{e}");
+        // Self-immobilisation: the white Dux on a1 would be shut in by its own soldier.
+        let p = at(&rs, "ssssssssss/4d5/10/10/10/10/S9/D1SSSSSSSS w");
+        let e = parse_move(&rs, &p, "c1-b1").expect_err("self-immobilisation");
+        assert!(
+            matches!(&e, MoveError::Illegal { breaches, .. } if breaches == &[RuleBreach::SelfImmobilization]),
+            "{e}"
+        );
+        assert!(e.to_string().contains("self-immobilisation"));
+    }
+
+    #[test]
+    fn suffixes_of_the_fools_mate() {
+        // Seed 001, diagram 53: 1.e1-e6* b8-b4 2.Df2-f7+ g8-g7(+)?? 3.d1-d7#
+        let rs = xxi();
+        let mut pos = Position::new(&rs);
+        for t in ["e1-e6*", "b8-b4", "Df2-f7+", "g8-g7(+)??", "d1-d7#"] {
+            let p = parse_move(&rs, &pos, t).unwrap_or_else(|e| panic!("{t}: {e}"));
+            assert!(p.warnings.is_empty(), "{t}: {:?}", p.warnings);
+            assert_eq!(p.written.suffix, p.text.suffix, "{t}");
+            pos.play(p.mv);
+        }
+        assert_eq!(pos.outcome(), Some(Outcome { winner: Some(Color::White), reason: Reason::Immobilized }));
+        // A wrong suffix or capture list is a warning, not an error.
+        let pos = Position::new(&rs);
+        let p = parse_move(&rs, &pos, "e1-e6xe7+").expect("legal");
+        assert_eq!(
+            p.warnings,
+            vec![
+                NotationWarning::Captures { written: vec![sq("e7")], engine: vec![] },
+                NotationWarning::Suffix { written: Suffix::Check, engine: Some(Suffix::Hit) }
+            ]
+        );
+    }
+
+    #[test]
+    fn records_skip_nested_comments_and_read_tags() {
+        let text = "[Event \"Test \\\"quoted\\\"\"]\n[Ruleset \"xxi\"]\n[Board \"10x8\"]\n[Result \"1-0\"]\n\n\
+            1.e1-e6* {a (nested [mixed] comment) here} b8-b4\n\
+            2. Df2-f7+ (Black's move is illegal [rule 16], but {both} missed it) g8-g7 (+) ; to the end\n\
+            3.d1-d7# 1-0\n";
+        let rec = GameRecord::parse(text).expect("parses");
+        assert_eq!(rec.tag("event"), Some("Test \"quoted\""));
+        assert_eq!(rec.result, Some(RecordedResult::WhiteWins));
+        let toks: Vec<&str> = rec.moves.iter().map(|m| m.token.as_str()).collect();
+        assert_eq!(toks, ["e1-e6*", "b8-b4", "Df2-f7+", "g8-g7(+)", "d1-d7#"]);
+        assert_eq!(rec.moves[2].number, Some(2));
+        assert_eq!(rec.moves[2].line, 7);
+        assert_eq!(rec.moves[3].number, None);
+        let report = replay(&rec, ReplayOptions::default()).expect("replays");
+        assert!(report.is_ok());
+        assert_eq!(report.warnings().count(), 0);
+        assert_eq!(report.final_result(), ("1-0".to_string(), "immobilized".to_string()));
+
+        // Black move numbers, draws.
+        let rec = GameRecord::parse("[Ruleset \"xxi\"]\n1.e1-e6 18...b8-b4 ½-½").expect("parses");
+        assert!(rec.moves[1].second_player);
+        assert_eq!(rec.result, Some(RecordedResult::Draw));
+        let report = replay(&rec, ReplayOptions::default()).expect("replays");
+        assert_eq!(report.verdict, ResultVerdict::Agreement);
+        assert!(report.moves[1].warnings.contains(&NotationWarning::MoveNumber { written: 18, expected: 1 }));
+
+        for (bad, what) in [
+            ("[Ruleset \"xxi\"]\n1.e1-e6 (open [close) b8-b4", "mismatched"),
+            ("[Ruleset \"xxi\"]\n1.e1-e6 {never closed", "unclosed"),
+            ("[Ruleset \"xxi\"]\n1.e1-e6 ) b8-b4", "unopened"),
+            ("[Ruleset xxi]\n1.e1-e6", "bad tag"),
+            ("[Ruleset \"xxi\"]\n1.e1-e6 1-0 b8-b4", "after result"),
+            ("[Ruleset \"xxi\"]\n[Result \"0-1\"]\n1.e1-e6 1-0", "result mismatch"),
+            ("[Ruleset \"xxi\"]\n12 e1-e6", "number"),
+        ] {
+            let e = GameRecord::parse(bad).expect_err(what);
+            let ok = match what {
+                "mismatched" => matches!(e, RecordError::MismatchedBracket { found: ')', opener: '[', line: 2, .. }),
+                "unclosed" => matches!(e, RecordError::UnclosedComment { opener: '{', line: 2 }),
+                "unopened" => matches!(e, RecordError::UnopenedComment { ch: ')', .. }),
+                "bad tag" => matches!(e, RecordError::BadTag { line: 1, .. }),
+                "after result" => matches!(e, RecordError::AfterResult { .. }),
+                "result mismatch" => matches!(e, RecordError::ResultTagMismatch { .. }),
+                _ => matches!(e, RecordError::BadToken { .. }),
+            };
+            assert!(ok, "{what}: got {e:?}");
+        }
+        let no_rs = GameRecord::parse("1.e1-e6").expect("parses");
+        assert!(matches!(no_rs.ruleset(), Err(RecordError::MissingRuleset)));
+        let unknown = GameRecord::parse("[Ruleset \"chess\"]\n1.e2-e4").expect("parses");
+        assert!(matches!(unknown.ruleset(), Err(RecordError::UnknownRuleset { .. })));
+        let bad_board = GameRecord::parse("[Ruleset \"xxi\"]\n[Board \"12by8\"]").expect("parses");
+        assert!(matches!(bad_board.ruleset(), Err(RecordError::BadBoard(_))));
+        let huge = GameRecord::parse("[Ruleset \"xxi\"]\n[Board \"13x8\"]").expect("parses");
+        assert!(matches!(huge.ruleset(), Err(RecordError::Ruleset(_))));
+    }
+
+    #[test]
+    fn replay_verdicts() {
+        // A decisive result on an unfinished game is a resignation.
+        let rec = GameRecord::parse("[Ruleset \"xxi\"]\n1.e1-e6 b8-b4 0-1").expect("parses");
+        let r = replay(&rec, ReplayOptions::default()).expect("replays");
+        assert_eq!(r.verdict, ResultVerdict::Resignation(RecordedResult::BlackWins));
+        assert!(r.is_ok());
+        // A result that contradicts a finished game is an error.
+        let rec = GameRecord::parse("[Ruleset \"xxi\"]\n1.e1-e6 b8-b4 2.Df2-f7 g8-g7 3.d1-d7 0-1").expect("parses");
+        let r = replay(&rec, ReplayOptions::default()).expect("replays");
+        assert!(matches!(r.verdict, ResultVerdict::Contradicted { .. }));
+        assert!(!r.is_ok());
+        // Moves after the end are rejected.
+        let rec = GameRecord::parse("[Ruleset \"xxi\"]\n1.e1-e6 b8-b4 2.Df2-f7 g8-g7 3.d1-d7 a8-a7").expect("parses");
+        let r = replay(&rec, ReplayOptions { continue_on_illegal: true }).expect("replays");
+        assert!(r.stopped);
+        assert!(matches!(r.moves.last().and_then(|m| m.error()), Some(MoveError::GameOver(_))));
+        // An impossible move stops the replay even when continuing past illegal ones.
+        let rec = GameRecord::parse("[Ruleset \"xxi\"]\n1.e1-e6 b8-c7").expect("parses");
+        let r = replay(&rec, ReplayOptions { continue_on_illegal: true }).expect("replays");
+        assert!(r.stopped && r.verdict == ResultVerdict::NotReached);
     }
 }

@@ -430,11 +430,14 @@ impl Position {
         self.ply_cap
     }
 
-    /// Sets the hard ply cap; a game already past it ends at once (`ply-cap`).
+    /// Sets the hard ply cap; a game already past it ends at once (`ply-cap`), and a game
+    /// that had ended only by the old cap goes on when the new cap is higher.
     pub fn set_ply_cap(&mut self, cap: u32) {
         self.ply_cap = cap;
         if self.outcome.is_none() && self.ply >= cap {
             self.outcome = Some(Outcome { winner: None, reason: Reason::PlyCap });
+        } else if self.outcome.is_some_and(|o| o.reason == Reason::PlyCap) && self.ply < cap {
+            self.outcome = self.final_checks();
         }
     }
 
