@@ -7,21 +7,10 @@
 
 use latrunculi_reference::RefGame;
 use latrunculi_rules::ruleset::{CaptureEffect, Placement, SelfImmobilization};
-use latrunculi_rules::{Color, Move, Position, Ruleset, Setup, Square};
+use latrunculi_rules::{Color, FastRng, Move, Position, Ruleset, Setup, Square};
 
 fn env_or(name: &str, default: u32) -> u32 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
-/// A tiny deterministic generator so failures are reproducible from the seed.
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
 }
 
 /// Every built-in ruleset, the other board sizes the sources allow, and the optional
@@ -78,7 +67,7 @@ fn play_and_compare(name: &str, rs: &Ruleset, seed: u64, cap: u32) -> u32 {
     fast.set_ply_cap(cap);
     let mut slow = RefGame::new(rs);
     slow.set_ply_cap(cap);
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = FastRng::new(seed);
     let mut record: Vec<String> = Vec::new();
     let mut moves = Vec::new();
     loop {

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use latrunculi_rules::{Position, Ruleset};
+use latrunculi_rules::{FastRng, Position, Ruleset};
 use rayon::prelude::*;
 
 use crate::RulesetArg;
@@ -34,27 +34,6 @@ pub struct Throughput {
     pub plies_per_s: f64,
     /// Finished games per second.
     pub games_per_s: f64,
-}
-
-/// A small, fast, seedable generator (xorshift64*), enough for uniform move choice.
-#[derive(Clone, Debug)]
-pub struct FastRng(u64);
-
-impl FastRng {
-    /// A generator from a seed (any value, zero included).
-    pub fn new(seed: u64) -> FastRng {
-        FastRng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    /// A uniform index below `n` (`n > 0`).
-    #[inline]
-    pub fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        let x = self.0.wrapping_mul(0x2545_F491_4F6C_DD1D);
-        ((x >> 32) * n as u64 >> 32) as usize
-    }
 }
 
 /// Plays random games from the start for about `budget`; returns (plies, games).
@@ -120,16 +99,6 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn rng_is_uniform_enough_and_in_range() {
-        let mut r = FastRng::new(7);
-        let mut counts = [0u32; 7];
-        for _ in 0..70_000 {
-            counts[r.below(7)] += 1;
-        }
-        assert!(counts.iter().all(|&c| (9_000..11_000).contains(&c)), "{counts:?}");
-    }
 
     #[test]
     fn playouts_finish_games() {

@@ -400,20 +400,8 @@ fn placement_sides_during_the_phase() {
 // Random games
 // ---------------------------------------------------------------------------------
 
-/// A small deterministic xorshift generator.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
 fn random_game(rs: &Ruleset, seed: u64) -> RefGame {
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = latrunculi_rules::FastRng::new(seed);
     let mut g = RefGame::new(rs);
     while g.outcome().is_none() {
         let moves = g.legal_moves();

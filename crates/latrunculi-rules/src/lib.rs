@@ -12,6 +12,7 @@
 mod board;
 pub mod notation;
 pub mod position;
+pub mod rng;
 pub mod ruleset;
 pub mod setup;
 pub mod types;
@@ -22,6 +23,7 @@ pub use notation::{
     parse_move, parse_token, replay,
 };
 pub use position::{DEFAULT_PLY_CAP, EffectKind, Effects, Position, PositionError};
+pub use rng::FastRng;
 pub use ruleset::{Rules, Ruleset, RulesetError};
 pub use setup::{Setup, SetupError};
 pub use types::{Color, Move, MoveKind, Outcome, Piece, PieceKind, Reason, Square};

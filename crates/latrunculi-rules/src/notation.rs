@@ -1785,22 +1785,6 @@ pub fn replay_from(ruleset: &Ruleset, start: Position, record: &GameRecord, opti
 mod tests {
     use super::*;
 
-    /// A small deterministic generator (xorshift64*), so the tests need no dependency.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-    }
-
     fn sq(s: &str) -> Square {
         s.parse().expect("test square")
     }
@@ -1821,7 +1805,7 @@ mod tests {
     #[test]
     fn print_parse_round_trip_on_random_games_of_every_ruleset() {
         for rs in Ruleset::all_builtin() {
-            let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ rs.params_hash());
+            let mut rng = crate::FastRng::new(rs.params_hash());
             let mut kinds = [0usize; 3];
             let (mut suffixes, mut captures, mut traps) = (0, 0, 0);
             for _game in 0..3 {
