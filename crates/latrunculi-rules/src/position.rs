@@ -827,10 +827,18 @@ impl Position {
                 }
             }
         }
-        if self.rules.end.repetition == Repetition::Illegal {
-            let mut after = self.clone();
-            after.apply_movement(from, to, piece, dir, fx);
-            if after.repetition_count() >= self.rules.end.repetition_count as usize {
+        if self.rules.end.repetition == Repetition::Illegal && fx.is_empty() {
+            // A capture clears the history, so only quiet plies can repeat. Without traps
+            // (no release pass) the new hash follows directly from the moved piece.
+            let occurrences = if self.trapped == 0 && self.rules.capture.effect == CaptureEffect::Remove {
+                let h = self.hash ^ BLACK_TO_MOVE ^ zobrist(from - PAD, piece) ^ zobrist(to - PAD, piece);
+                1 + self.history.iter().filter(|&&x| x == h).count()
+            } else {
+                let mut after = self.clone();
+                after.apply_movement(from, to, piece, dir, fx);
+                after.repetition_count()
+            };
+            if occurrences >= self.rules.end.repetition_count as usize {
                 return false;
             }
         }
