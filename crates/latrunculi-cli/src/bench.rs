@@ -1,10 +1,13 @@
 //! `latrunculi bench`: uniformly random playouts with full legal-move generation at
-//! every ply, timed on one core and on all cores (rayon).
+//! every ply, timed on one core and on all cores (rayon); then the batched simulator
+//! (`latrunculi_sim::BatchSim`, 256 games, random legal actions) on one thread and on
+//! all threads; then UCT simulations per second of an `mcts:sims=200` search.
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use latrunculi_rules::{FastRng, Position, Ruleset};
+use latrunculi_sim::{BatchSim, StepResult};
 use rayon::prelude::*;
 
 use crate::RulesetArg;
@@ -17,7 +20,9 @@ pub struct BenchArgs {
     /// Seconds to run each measurement (one core, then all cores).
     #[arg(long, default_value_t = 5.0)]
     pub seconds: f64,
-    /// Print CSV (`ruleset,threads,plies_per_s,games_per_s`) instead of a table.
+    /// Print CSV blocks instead of tables: `ruleset,threads,plies_per_s,games_per_s`, then
+    /// `ruleset,threads,batch,sim_plies_per_s`, then `ruleset,uct_sims_per_s`, separated
+    /// by empty lines.
     #[arg(long)]
     pub csv: bool,
     /// Seed of the random playouts.
@@ -70,6 +75,63 @@ pub fn measure(rs: &Ruleset, threads: usize, seconds: f64, seed: u64) -> anyhow:
     Ok(Throughput { threads, plies_per_s: plies as f64 / secs, games_per_s: games as f64 / secs })
 }
 
+/// Games in the batched-simulator measurement.
+pub const SIM_BATCH: usize = 256;
+
+/// One batched-simulator measurement.
+#[derive(Debug, Clone, Copy)]
+pub struct SimThroughput {
+    /// Threads of the rayon pool the simulator ran in.
+    pub threads: usize,
+    /// Games in the batch.
+    pub batch: usize,
+    /// Game plies per second (batch steps × games per step).
+    pub sim_plies_per_s: f64,
+}
+
+/// Steps a [`BatchSim`] of `batch` games with uniformly random legal actions (chosen in
+/// parallel, one generator per game) for about `seconds`, inside a rayon pool of
+/// `threads` threads.
+pub fn measure_batch(
+    rs: &Ruleset,
+    threads: usize,
+    batch: usize,
+    seconds: f64,
+    seed: u64,
+) -> anyhow::Result<SimThroughput> {
+    let budget = Duration::from_secs_f64(seconds);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    let mut sim = BatchSim::new(rs, batch, seed)?;
+    let space = sim.action_space();
+    let mut rngs: Vec<FastRng> =
+        (0..batch as u64).map(|i| FastRng::new(seed.wrapping_mul(1_000_003).wrapping_add(i))).collect();
+    let mut actions: Vec<usize> = Vec::with_capacity(batch);
+    let mut result = StepResult::default();
+    let (plies, secs) = pool.install(|| -> anyhow::Result<(u64, f64)> {
+        let t0 = Instant::now();
+        let mut steps = 0u64;
+        while t0.elapsed() < budget {
+            let sim_ref = &sim;
+            let chosen: Result<Vec<usize>, latrunculi_sim::SimError> = rngs
+                .par_iter_mut()
+                .enumerate()
+                .map(|(i, rng)| {
+                    let moves = sim_ref.legal_moves(i)?;
+                    // A live game always has a legal move (finished games are reset).
+                    let mv = moves.get(rng.below(moves.len().max(1))).copied();
+                    mv.map(|m| space.encode(m)).ok_or(latrunculi_sim::SimError::GameIndex { index: i, len: batch })
+                })
+                .collect();
+            actions.clear();
+            actions.extend(chosen?);
+            sim.step_into(&actions, &mut result)?;
+            steps += 1;
+        }
+        Ok((steps * batch as u64, t0.elapsed().as_secs_f64()))
+    })?;
+    Ok(SimThroughput { threads, batch, sim_plies_per_s: plies as f64 / secs })
+}
+
 /// Runs `latrunculi bench`.
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let rs = args.ruleset.load()?;
@@ -93,6 +155,34 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             println!("{:>8} {:>14.0} {:>12.1}", r.threads, r.plies_per_s, r.games_per_s);
         }
     }
+    let mut sim_rows = vec![measure_batch(&rs, 1, SIM_BATCH, args.seconds, args.seed)?];
+    if all > 1 {
+        sim_rows.push(measure_batch(&rs, all, SIM_BATCH, args.seconds, args.seed)?);
+    }
+    let uct = latrunculi_agents::uct_simulations_per_second(&rs, args.seconds);
+    if args.csv {
+        println!();
+        println!("ruleset,threads,batch,sim_plies_per_s");
+        for r in &sim_rows {
+            println!("{},{},{},{:.0}", rs.id, r.threads, r.batch, r.sim_plies_per_s);
+        }
+        println!();
+        println!("ruleset,uct_sims_per_s");
+        println!("{},{:.0}", rs.id, uct);
+    } else {
+        println!();
+        println!("batched simulator, {SIM_BATCH} games, random legal actions, {:.1} s each", args.seconds);
+        println!("{:>8} {:>14}", "threads", "plies/s");
+        for r in &sim_rows {
+            println!("{:>8} {:>14.0}", r.threads, r.sim_plies_per_s);
+        }
+        println!();
+        println!(
+            "UCT search (mcts:sims=200, rollout depth 40) from the start position, 1 thread, {:.1} s",
+            args.seconds
+        );
+        println!("{:>8} {:>14.0}", "sims/s", uct);
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -105,5 +195,12 @@ mod tests {
         let rs = Ruleset::builtin("kowalski").unwrap();
         let (plies, games) = random_playouts(&rs, Duration::from_millis(50), 3);
         assert!(games >= 1 && plies >= games);
+    }
+
+    #[test]
+    fn batched_simulator_steps() {
+        let rs = Ruleset::builtin("kowalski").unwrap();
+        let r = measure_batch(&rs, 2, 8, 0.05, 1).unwrap();
+        assert!(r.sim_plies_per_s > 0.0 && r.batch == 8 && r.threads == 2);
     }
 }

@@ -7,8 +7,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod play;
 mod replay;
 mod rules;
+mod stats;
+mod survey;
 
 /// Ludus Latrunculorum research toolkit.
 #[derive(Parser, Debug)]
@@ -28,6 +31,10 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Random-playout speed of the rules engine, one core and all cores.
     Bench(bench::BenchArgs),
+    /// Play games between two agents; one CSV row per game.
+    Play(play::PlayArgs),
+    /// Run an experiment file: every (ruleset, pairing) cell, resumable; games.csv and summary.csv.
+    Survey(survey::SurveyArgs),
 }
 
 /// Options shared by commands that take a ruleset.
@@ -75,6 +82,8 @@ fn main() -> ExitCode {
         Command::Show(a) => rules::run_show(&a),
         Command::Replay(a) => replay::run(&a),
         Command::Bench(a) => bench::run(&a),
+        Command::Play(a) => play::run(&a),
+        Command::Survey(a) => survey::run(&a),
     };
     match result {
         Ok(code) => code,

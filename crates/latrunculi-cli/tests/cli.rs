@@ -1,0 +1,165 @@
+//! End-to-end tests of `latrunculi play` and `latrunculi survey` through the binary.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const HEADER: &str = "ruleset,params_hash,game,seed,white,black,winner,reason,plies,captures_white,captures_black,pieces_white,pieces_black,first_capture_ply,moves";
+
+fn latrunculi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_latrunculi")).args(args).output().expect("the binary runs")
+}
+
+/// A fresh, empty scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-tests").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn play(out: &Path, seed: &str) -> Output {
+    latrunculi(&[
+        "play",
+        "--ruleset",
+        "petteia-xxi",
+        "--white",
+        "random",
+        "--black",
+        "random",
+        "--games",
+        "6",
+        "--seed",
+        seed,
+        "--swap",
+        "--ply-cap",
+        "400",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+}
+
+#[test]
+fn play_writes_header_and_rows_reproducibly() {
+    let dir = scratch("play");
+    let (a, b, c) = (dir.join("a.csv"), dir.join("b.csv"), dir.join("c.csv"));
+    for (path, seed) in [(&a, "7"), (&b, "7"), (&c, "8")] {
+        let o = play(path, seed);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let text = std::fs::read_to_string(&a).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], HEADER);
+    assert_eq!(lines.len(), 1 + 6);
+    for (i, line) in lines[1..].iter().enumerate() {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!(f.len(), 15, "{line}");
+        assert_eq!(f[0], "petteia-xxi");
+        assert_eq!(f[1].len(), 16);
+        assert_eq!(f[2], i.to_string());
+        assert!(["white", "black", "draw"].contains(&f[6]));
+        assert_eq!(f[14].split(' ').count().to_string(), f[8], "moves vs plies in {line}");
+    }
+    assert_eq!(text, std::fs::read_to_string(&b).unwrap(), "same seed, same file");
+    assert_ne!(text, std::fs::read_to_string(&c).unwrap(), "another seed, other games");
+}
+
+#[test]
+fn play_rejects_a_bad_agent_spec() {
+    let dir = scratch("play-bad");
+    let o = latrunculi(&[
+        "play",
+        "-r",
+        "kowalski",
+        "--white",
+        "wizard",
+        "--black",
+        "random",
+        "--out",
+        dir.join("x.csv").to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("wizard"), "{}", stderr(&o));
+}
+
+const SURVEY: &str = r#"rulesets = ["petteia-xxi", "kowalski"]
+pairings = [["random", "random"]]
+games = 12
+seed = 5
+swap = true
+ply_cap = 300
+"#;
+
+fn survey(config: &Path, out: &Path) -> Output {
+    latrunculi(&["survey", "--config", config.to_str().unwrap(), "--out", out.to_str().unwrap()])
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap()
+}
+
+#[test]
+fn interrupted_survey_resumes_to_identical_files() {
+    let dir = scratch("resume");
+    let config = dir.join("survey.toml");
+    std::fs::write(&config, SURVEY).unwrap();
+    let (full, cut) = (dir.join("full"), dir.join("cut"));
+    let o = survey(&config, &full);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let games = read(&full.join("games.csv"));
+    let summary = read(&full.join("summary.csv"));
+    assert_eq!(games.lines().count(), 1 + 2 * 12);
+    assert_eq!(summary.lines().count(), 1 + 2);
+    assert!(summary.starts_with("ruleset,pairing,games,white_wins,black_wins,draws,draw_rate,draw_lo,draw_hi,"));
+
+    // A crashed run: some complete rows in completion (not sorted) order, then half a row.
+    let o = survey(&config, &cut);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows: Vec<&str> = games.lines().skip(1).collect();
+    let mut partial = format!("{HEADER}\n");
+    for i in [13, 2, 7, 0, 20, 5] {
+        partial += rows[i];
+        partial.push('\n');
+    }
+    partial += &rows[9][..rows[9].len() / 2];
+    std::fs::write(cut.join("games.csv"), partial).unwrap();
+    std::fs::remove_file(cut.join("summary.csv")).unwrap();
+    let o = survey(&config, &cut);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("truncated"), "{}", stderr(&o));
+    assert_eq!(read(&cut.join("games.csv")), games);
+    assert_eq!(read(&cut.join("summary.csv")), summary);
+
+    // Running a finished survey again changes nothing.
+    let o = survey(&config, &full);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(read(&full.join("games.csv")), games);
+
+    // A changed configuration is refused and the results are left alone.
+    std::fs::write(&config, SURVEY.replace("seed = 5", "seed = 6")).unwrap();
+    let o = survey(&config, &full);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(e.contains("different experiment configuration") && e.contains("seed = 6"), "{e}");
+    assert_eq!(read(&full.join("games.csv")), games);
+}
+
+#[test]
+fn bad_experiment_files_are_explained() {
+    let dir = scratch("bad-config");
+    let config = dir.join("bad.toml");
+    for (text, needle) in [
+        (format!("{SURVEY}colour = \"white\"\n"), "colour"),
+        (SURVEY.replace("kowalski", "kowalsky"), "kowalsky"),
+        (SURVEY.replace("[\"random\", \"random\"]", "[\"random\", \"wizard\"]"), "wizard"),
+    ] {
+        std::fs::write(&config, &text).unwrap();
+        let o = survey(&config, &dir.join("out"));
+        assert!(!o.status.success());
+        let e = stderr(&o);
+        assert!(e.contains(needle) && e.contains("bad.toml"), "{needle}: {e}");
+    }
+}
