@@ -18,7 +18,9 @@ fn env_or(name: &str, default: u32) -> u32 {
 fn variants() -> Vec<(String, Ruleset)> {
     let b = |id: &str| Ruleset::builtin(id).unwrap();
     let mut v: Vec<(String, Ruleset)> = Ruleset::all_builtin().into_iter().map(|r| (r.id.clone(), r)).collect();
-    for (id, w, h) in [("xxi", 12, 8), ("xxi", 8, 8), ("classical", 12, 8), ("petteia-xxi", 10, 8), ("single-stone-xxi", 8, 8)] {
+    for (id, w, h) in
+        [("xxi", 12, 8), ("xxi", 8, 8), ("classical", 12, 8), ("petteia-xxi", 10, 8), ("single-stone-xxi", 8, 8)]
+    {
         v.push((format!("{id}@{w}x{h}"), b(id).with_board(w, h).unwrap()));
     }
     let mut r = b("savard");
@@ -71,7 +73,14 @@ fn play_and_compare(name: &str, rs: &Ruleset, seed: u64, cap: u32) -> u32 {
     let mut record: Vec<String> = Vec::new();
     let mut moves = Vec::new();
     loop {
-        let ctx = || format!("{name}, seed {seed}, ply {}, moves so far: {}\n{}", fast.ply(), record.join(" "), fast.to_setup().diagram());
+        let ctx = || {
+            format!(
+                "{name}, seed {seed}, ply {}, moves so far: {}\n{}",
+                fast.ply(),
+                record.join(" "),
+                fast.to_setup().diagram()
+            )
+        };
         assert_eq!(fast.side_to_move(), slow.side_to_move(), "side to move differs: {}", ctx());
         let fb = board_text(rs, |s| fast.piece_at(s));
         let sb = board_text(rs, |s| slow.piece_at(s));

@@ -65,12 +65,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
             MoveStatus::Rejected(e) => {
                 illegal += 1;
                 println!();
-                println!(
-                    "error: move {}{} (line {}) cannot be played: {e}",
-                    m.number_text(),
-                    m.written,
-                    m.line
-                );
+                println!("error: move {}{} (line {}) cannot be played: {e}", m.number_text(), m.written, m.line);
                 println!("position before it: {}", m.fen_before);
                 if e.is_rule_breach() {
                     println!("(use --continue-on-illegal to play it as written and go on)");

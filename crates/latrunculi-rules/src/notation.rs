@@ -167,21 +167,22 @@ pub fn threatens_immobilization(after: &Position, mover: Color) -> bool {
     let Some(dux) = probe.dux_square(mover.opponent()) else {
         return false;
     };
-    probe
-        .legal_move_list()
-        .into_iter()
-        .filter(|m| m.kind != MoveKind::Remove && adjacent(m.to, dux))
-        .any(|m| {
-            let mut p = probe.clone();
-            p.play(m);
-            p.outcome() == immobilized_by(mover)
-        })
+    probe.legal_move_list().into_iter().filter(|m| m.kind != MoveKind::Remove && adjacent(m.to, dux)).any(|m| {
+        let mut p = probe.clone();
+        p.play(m);
+        p.outcome() == immobilized_by(mover)
+    })
 }
 
 /// The suffix of a ply by `mover` that led to `after` (whose game outcome is `outcome`,
 /// normally `after.outcome()`); `landed` is the square a piece moved to or was placed on
 /// (`None` for a removal). `None` when no suffix applies or the ruleset has none.
-pub fn suffix_after(after: &Position, outcome: Option<Outcome>, mover: Color, landed: Option<Square>) -> Option<Suffix> {
+pub fn suffix_after(
+    after: &Position,
+    outcome: Option<Outcome>,
+    mover: Color,
+    landed: Option<Square>,
+) -> Option<Suffix> {
     if !suffixes_apply(after) {
         return None;
     }
@@ -339,9 +340,7 @@ impl WrittenMove {
     pub fn to_move(&self) -> Move {
         match self.kind {
             WrittenKind::Move { from, to } => Move::movement(from, to),
-            WrittenKind::Place { to } => {
-                Move::place(if self.dux { PieceKind::Dux } else { PieceKind::Soldier }, to)
-            }
+            WrittenKind::Place { to } => Move::place(if self.dux { PieceKind::Dux } else { PieceKind::Soldier }, to),
             WrittenKind::Remove { at } => Move::remove(at),
         }
     }
@@ -437,8 +436,8 @@ pub fn parse_token(token: &str) -> Result<WrittenMove, MoveError> {
         quality = q2;
     }
     let mut c = Cursor { s: body.as_bytes(), i: 0 };
-    let dux = matches!(c.peek(), Some(b'D' | b'd'))
-        && c.peek_at(1).is_some_and(|n| n == b'@' || n.is_ascii_alphabetic());
+    let dux =
+        matches!(c.peek(), Some(b'D' | b'd')) && c.peek_at(1).is_some_and(|n| n == b'@' || n.is_ascii_alphabetic());
     if dux {
         c.i += 1;
     }
@@ -732,7 +731,12 @@ impl fmt::Display for NotationWarning {
                 capture_list(engine, '^')
             ),
             NotationWarning::Suffix { written, engine } => match engine {
-                Some(e) => write!(f, "the record writes '{written}' ({}) but the engine finds '{e}' ({})", written.name(), e.name()),
+                Some(e) => write!(
+                    f,
+                    "the record writes '{written}' ({}) but the engine finds '{e}' ({})",
+                    written.name(),
+                    e.name()
+                ),
                 None => write!(f, "the record writes '{written}' ({}) but the engine finds no suffix", written.name()),
             },
             NotationWarning::MoveNumber { written, expected } => {
@@ -986,7 +990,9 @@ fn name_breach(pos: &Position, f: Filter, from: Square) -> RuleBreach {
                 RuleBreach::DuxSingleCombat { dux: from, enemy: sole.first().copied().unwrap_or(from) }
             }
         }
-        Filter::LockedSoldiers => RuleBreach::LockedSoldier { soldier: from, enemy: sole.first().copied().unwrap_or(from) },
+        Filter::LockedSoldiers => {
+            RuleBreach::LockedSoldier { soldier: from, enemy: sole.first().copied().unwrap_or(from) }
+        }
         Filter::SelfImmobilization => RuleBreach::SelfImmobilization,
         Filter::BetweenEnemies => RuleBreach::BetweenEnemies,
         Filter::RepetitionIllegal => RuleBreach::Repetition,
@@ -1002,11 +1008,7 @@ fn unreachable_reason(pos: &Position, from: Square, to: Square) -> String {
     let is_dux = piece.kind == PieceKind::Dux;
     let mv = &rules.movement;
     let hops = if is_dux { mv.dux_jumps } else { mv.soldier_hops };
-    let slide = if is_dux {
-        mv.dux == crate::ruleset::DuxMove::Slide
-    } else {
-        mv.soldier == SoldierMove::Slide
-    };
+    let slide = if is_dux { mv.dux == crate::ruleset::DuxMove::Slide } else { mv.soldier == SoldierMove::Slide };
     if let Some(p) = pos.piece_at(to) {
         let whose = if p.color == piece.color { "its own side" } else { "the enemy" };
         return format!("{to} is occupied by a piece of {whose}");
@@ -1154,7 +1156,9 @@ pub enum RecordError {
         ch: char,
     },
     /// A closing bracket of the wrong kind.
-    #[error("line {line}: '{found}' closes the comment opened with '{opener}' on line {opened_line} (expected '{expected}')")]
+    #[error(
+        "line {line}: '{found}' closes the comment opened with '{opener}' on line {opened_line} (expected '{expected}')"
+    )]
     MismatchedBracket {
         /// 1-based line.
         line: usize,
@@ -1323,7 +1327,8 @@ fn tokenize(text: &str, first_line: usize) -> Result<Vec<Token>, RecordError> {
 
 /// Reads one tag line `[Key "Value"]` (value with `\"` and `\\` escapes).
 fn parse_tag(line_no: usize, line: &str) -> Result<(String, String), RecordError> {
-    let bad = |reason: &str| RecordError::BadTag { line: line_no, text: line.trim().to_string(), reason: reason.to_string() };
+    let bad =
+        |reason: &str| RecordError::BadTag { line: line_no, text: line.trim().to_string(), reason: reason.to_string() };
     let t = line.trim();
     let inner = t
         .strip_prefix('[')
@@ -1410,7 +1415,11 @@ impl GameRecord {
                         continue;
                     }
                     _ => {
-                        return Err(RecordError::BadToken { line, token: tok, reason: "a suffix with no move before it".into() });
+                        return Err(RecordError::BadToken {
+                            line,
+                            token: tok,
+                            reason: "a suffix with no move before it".into(),
+                        });
                     }
                 }
             }
@@ -1448,9 +1457,9 @@ impl GameRecord {
         let tag_result = match rec.tag("Result") {
             None => None,
             Some(v) if v.trim() == "*" => None,
-            Some(v) => Some(
-                RecordedResult::from_token(v.trim()).ok_or_else(|| RecordError::BadResultTag(v.to_string()))?,
-            ),
+            Some(v) => {
+                Some(RecordedResult::from_token(v.trim()).ok_or_else(|| RecordError::BadResultTag(v.to_string()))?)
+            }
         };
         rec.result = match (tag_result, movetext_result) {
             (Some(t), Some(Some(m))) if t != m => {
@@ -1643,10 +1652,9 @@ impl ReplayReport {
             }
             ResultVerdict::Resignation(r) => (r.score_text().to_string(), "resignation".to_string()),
             ResultVerdict::Agreement => ("1/2-1/2".to_string(), "agreement".to_string()),
-            ResultVerdict::Contradicted { engine, recorded } => (
-                engine.score_text().to_string(),
-                format!("{}; the record's {recorded} contradicts it", engine.reason),
-            ),
+            ResultVerdict::Contradicted { engine, recorded } => {
+                (engine.score_text().to_string(), format!("{}; the record's {recorded} contradicts it", engine.reason))
+            }
             ResultVerdict::Unfinished => ("*".to_string(), "unfinished".to_string()),
             ResultVerdict::NotReached => ("*".to_string(), "replay stopped at an illegal move".to_string()),
         }
@@ -1884,7 +1892,13 @@ mod tests {
             suffix: Some(Suffix::QuasiCheck),
         };
         assert_eq!(t.to_string(), "De6-i6xi7^a1(+)");
-        let p = MoveText { mv: Move::place(PieceKind::Dux, sq("e4")), dux: true, captures: vec![], traps: vec![], suffix: None };
+        let p = MoveText {
+            mv: Move::place(PieceKind::Dux, sq("e4")),
+            dux: true,
+            captures: vec![],
+            traps: vec![],
+            suffix: None,
+        };
         assert_eq!(p.to_string(), "D@e4");
         let r = MoveText { mv: Move::remove(sq("e4")), dux: false, captures: vec![], traps: vec![], suffix: None };
         assert_eq!(r.to_string(), "xe4");
@@ -1908,8 +1922,26 @@ mod tests {
         assert_eq!(parse_token("xe4").expect("remove").kind, WrittenKind::Remove { at: sq("e4") });
         assert_eq!(parse_token("b2-b6^c6").expect("trap").traps, vec![sq("c6")]);
         for bad in [
-            "", "e4", "e4-", "-e4", "e4e5", "e4-e4", "e4-e5x", "e4-e5xz9", "m1-m2", "a0-a1", "e4-e5!!!", "e4-e5?!?",
-            "e4-e5#x", "Dxe4", "xe4xe5", "e4-e5 junk", "e4–e5", "e4-e5+#", "@", "S@e4",
+            "",
+            "e4",
+            "e4-",
+            "-e4",
+            "e4e5",
+            "e4-e4",
+            "e4-e5x",
+            "e4-e5xz9",
+            "m1-m2",
+            "a0-a1",
+            "e4-e5!!!",
+            "e4-e5?!?",
+            "e4-e5#x",
+            "Dxe4",
+            "xe4xe5",
+            "e4-e5 junk",
+            "e4–e5",
+            "e4-e5+#",
+            "@",
+            "S@e4",
         ] {
             match parse_token(bad) {
                 Err(MoveError::Malformed { .. }) => {}

@@ -3,8 +3,8 @@
 
 use crate::board::*;
 use crate::ruleset::{
-    CaptureEffect, CornerCapture, DuxCapture, DuxMove, HopOver, Immobilization, LimitResult, NoMoves,
-    Placement, Repetition, Rules, Ruleset, SelfImmobilization, SoldierMove,
+    CaptureEffect, CornerCapture, DuxCapture, DuxMove, HopOver, Immobilization, LimitResult, NoMoves, Placement,
+    Repetition, Rules, Ruleset, SelfImmobilization, SoldierMove,
 };
 use crate::setup::Setup;
 use crate::types::{Color, Move, MoveKind, Outcome, Piece, PieceKind, Reason, Square};
@@ -282,7 +282,11 @@ impl Position {
                 cap(c, PieceKind::Soldier) | if rules.capture.dux_captures { cap(c, PieceKind::Dux) } else { 0 };
             let o = c.opponent();
             pos.victim_mask[c.index()] = cap(o, PieceKind::Soldier)
-                | if rules.capture.effect == CaptureEffect::Remove { 1 << (cell_of(o, PieceKind::Soldier) | TRAPPED) } else { 0 };
+                | if rules.capture.effect == CaptureEffect::Remove {
+                    1 << (cell_of(o, PieceKind::Soldier) | TRAPPED)
+                } else {
+                    0
+                };
         }
         let in_hand_now: u16 = setup.hand.iter().flatten().map(|&n| n as u16).sum();
         pos.placements_done = pos.placements_total.saturating_sub(in_hand_now);
@@ -637,7 +641,10 @@ impl Position {
                         k += 1;
                     }
                     let first = step(s, dir);
-                    if k >= 2 && self.is_capturer(v.at(t), mover) && v.at(first) & (OFF | PIECE | BLACK | DUX) == PIECE | opp as u8 {
+                    if k >= 2
+                        && self.is_capturer(v.at(t), mover)
+                        && v.at(first) & (OFF | PIECE | BLACK | DUX) == PIECE | opp as u8
+                    {
                         fx.add(first, REMOVE);
                     }
                 }
@@ -806,8 +813,7 @@ impl Position {
         let fx = self.effects_of(from, to, piece, dir);
         if limit != Limit::Free {
             let enemy_dux = self.dux[mover ^ 1];
-            let offensive = !fx.is_empty()
-                || (enemy_dux != 0 && ORTH.iter().any(|&d| step(to, d) == enemy_dux));
+            let offensive = !fx.is_empty() || (enemy_dux != 0 && ORTH.iter().any(|&d| step(to, d) == enemy_dux));
             match limit {
                 Limit::OffensiveOnly if !offensive => return false,
                 Limit::OneSquareUnlessOffensive if !offensive && !ALL8.iter().any(|&d| step(from, d) == to) => {
@@ -1255,8 +1261,10 @@ impl Position {
                     let d = axis_offset(axis);
                     [step(m, d), step(m, -d)]
                 };
-                let holder_ok = |h: usize| self.cells[h] & (ID | TRAPPED) == PIECE | (color ^ 1) as u8
-                    || self.cells[h] & (ID | TRAPPED) == PIECE | DUX | (color ^ 1) as u8;
+                let holder_ok = |h: usize| {
+                    self.cells[h] & (ID | TRAPPED) == PIECE | (color ^ 1) as u8
+                        || self.cells[h] & (ID | TRAPPED) == PIECE | DUX | (color ^ 1) as u8
+                };
                 if !(holder_ok(holders[0]) && holder_ok(holders[1])) && n < to_free.len() {
                     to_free[n] = m;
                     n += 1;
@@ -1312,7 +1320,11 @@ impl Position {
             let enemy = self.dux_immobilized(opp);
             let own = end.self_immobilization == SelfImmobilization::Loses && self.dux_immobilized(me);
             if enemy {
-                return if own && !end.both_immobilized_mover_wins { lose(Reason::Immobilized) } else { win(Reason::Immobilized) };
+                return if own && !end.both_immobilized_mover_wins {
+                    lose(Reason::Immobilized)
+                } else {
+                    win(Reason::Immobilized)
+                };
             }
             if own {
                 return lose(Reason::Immobilized);
@@ -1331,9 +1343,7 @@ impl Position {
         }
         // 5. Repetition.
         match end.repetition {
-            Repetition::Draw | Repetition::MoverLoses
-                if self.repetition_count() >= end.repetition_count as usize =>
-            {
+            Repetition::Draw | Repetition::MoverLoses if self.repetition_count() >= end.repetition_count as usize => {
                 return if end.repetition == Repetition::Draw {
                     Some(Outcome { winner: None, reason: Reason::Repetition })
                 } else {
@@ -1380,8 +1390,8 @@ pub fn placer(order: Placement, first: Color, soldiers: u16, i: u16) -> Color {
         return if i == 2 * soldiers { first } else { second };
     }
     let first_places = match order {
-        Placement::OneEach => i % 2 == 0,
-        Placement::TwoEach => (i / 2) % 2 == 0,
+        Placement::OneEach => i.is_multiple_of(2),
+        Placement::TwoEach => (i / 2).is_multiple_of(2),
         Placement::OneTwoOne => i == 0 || ((i - 1) / 2) % 2 == 1,
     };
     if first_places { first } else { second }

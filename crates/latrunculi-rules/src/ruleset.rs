@@ -548,20 +548,16 @@ impl Ruleset {
 
     /// A built-in ruleset by id.
     pub fn builtin(id: &str) -> Result<Ruleset, RulesetError> {
-        let text = BUILTIN.iter().find(|(i, _)| *i == id).map(|(_, t)| *t).ok_or_else(|| {
-            RulesetError::UnknownId {
-                id: id.to_string(),
-                known: Ruleset::builtin_ids().collect::<Vec<_>>().join(", "),
-            }
+        let text = BUILTIN.iter().find(|(i, _)| *i == id).map(|(_, t)| *t).ok_or_else(|| RulesetError::UnknownId {
+            id: id.to_string(),
+            known: Ruleset::builtin_ids().collect::<Vec<_>>().join(", "),
         })?;
         Ruleset::from_toml_str(text, &format!("builtin:{id}"))
     }
 
     /// Every built-in ruleset.
     pub fn all_builtin() -> Vec<Ruleset> {
-        Ruleset::builtin_ids()
-            .map(|id| Ruleset::builtin(id).expect("built-in rulesets are valid (tested)"))
-            .collect()
+        Ruleset::builtin_ids().map(|id| Ruleset::builtin(id).expect("built-in rulesets are valid (tested)")).collect()
     }
 
     /// A ruleset by id or path: an existing `.toml` path is read as a file, otherwise
@@ -583,8 +579,8 @@ impl Ruleset {
 
     /// Reads and validates a ruleset file.
     pub fn from_file(path: &Path) -> Result<Ruleset, RulesetError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| RulesetError::Io { path: path.to_path_buf(), source })?;
+        let text =
+            std::fs::read_to_string(path).map_err(|source| RulesetError::Io { path: path.to_path_buf(), source })?;
         Ruleset::from_toml_str(&text, &path.display().to_string())
     }
 
@@ -651,9 +647,7 @@ impl Ruleset {
             Layout::Ranks => self.setup.dux_rank > 0,
             Layout::Checkers => false,
             Layout::InHand => self.setup.dux_in_hand,
-            Layout::Squares => {
-                self.setup.white.iter().chain(&self.setup.black).any(|s| s.starts_with('D'))
-            }
+            Layout::Squares => self.setup.white.iter().chain(&self.setup.black).any(|s| s.starts_with('D')),
         }
     }
 
@@ -719,9 +713,7 @@ impl Ruleset {
                             Some(rest) => (PieceKind::Dux, rest),
                             None => (PieceKind::Soldier, item.as_str()),
                         };
-                        let s: Square = name
-                            .parse()
-                            .map_err(|e| format!("setup.{}: {e}", color.name()))?;
+                        let s: Square = name.parse().map_err(|e| format!("setup.{}: {e}", color.name()))?;
                         if s.file() >= w || s.rank() >= h {
                             return Err(format!("setup.{}: {s} is off the {w}x{h} board", color.name()));
                         }
@@ -753,7 +745,10 @@ impl Ruleset {
                     ));
                 }
                 if s.layout == Layout::Ranks && s.dux_rank > 0 && 2 * s.dux_rank > h {
-                    return Err(format!("setup.dux_rank = {} is past the middle of a board {h} ranks high", s.dux_rank));
+                    return Err(format!(
+                        "setup.dux_rank = {} is past the middle of a board {h} ranks high",
+                        s.dux_rank
+                    ));
                 }
                 if s.layout == Layout::Checkers && s.dux_rank > 0 {
                     return Err("setup.dux_rank is not supported with layout = \"checkers\"".into());
@@ -840,7 +835,12 @@ mod tests {
             let rs = Ruleset::builtin(id).unwrap();
             let p = rs.initial_pieces().unwrap();
             let n = |c: Color, k: PieceKind| p.iter().filter(|(pc, pk, _)| *pc == c && *pk == k).count();
-            (n(Color::White, PieceKind::Soldier), n(Color::White, PieceKind::Dux), n(Color::Black, PieceKind::Soldier), n(Color::Black, PieceKind::Dux))
+            (
+                n(Color::White, PieceKind::Soldier),
+                n(Color::White, PieceKind::Dux),
+                n(Color::Black, PieceKind::Soldier),
+                n(Color::Black, PieceKind::Dux),
+            )
         };
         assert_eq!(count("kowalski"), (12, 1, 12, 1));
         assert_eq!(count("kowalski-parcae"), (11, 1, 11, 1));

@@ -110,9 +110,10 @@ impl Setup {
     /// Every piece with its square, rank by rank from `a1`.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
         let w = self.width as usize;
-        self.board.iter().enumerate().filter_map(move |(i, p)| {
-            p.map(|p| (Square::new((i % w) as u8, (i / w) as u8).expect("fits"), p))
-        })
+        self.board
+            .iter()
+            .enumerate()
+            .filter_map(move |(i, p)| p.map(|p| (Square::new((i % w) as u8, (i / w) as u8).expect("fits"), p)))
     }
 
     /// The one-line FEN.
@@ -185,11 +186,10 @@ impl Setup {
         if let Some(side) = fields.next() {
             s.turn = parse_side(side)?;
         }
-        if let Some(hand) = fields.next() {
-            if hand != "-" {
+        if let Some(hand) = fields.next()
+            && hand != "-" {
                 s.hand = parse_hand(hand)?;
             }
-        }
         if let Some(n) = fields.next() {
             s.since_capture = n.parse().map_err(|_| SetupError::BadField(n.into(), "plies since capture"))?;
         }
@@ -264,7 +264,11 @@ impl Setup {
                 let mut row = Vec::new();
                 for tok in tokens {
                     for ch in tok.chars() {
-                        row.push(if ch == '.' { None } else { Some(Piece::from_symbol(ch).ok_or(SetupError::BadSymbol(ch))?) });
+                        row.push(if ch == '.' {
+                            None
+                        } else {
+                            Some(Piece::from_symbol(ch).ok_or(SetupError::BadSymbol(ch))?)
+                        });
                     }
                 }
                 rows.push(row);

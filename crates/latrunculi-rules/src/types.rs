@@ -288,10 +288,7 @@ impl fmt::Display for Reason {
 impl FromStr for Reason {
     type Err = String;
     fn from_str(s: &str) -> Result<Reason, String> {
-        Reason::ALL
-            .into_iter()
-            .find(|r| r.name() == s)
-            .ok_or_else(|| format!("unknown result reason '{s}'"))
+        Reason::ALL.into_iter().find(|r| r.name() == s).ok_or_else(|| format!("unknown result reason '{s}'"))
     }
 }
 

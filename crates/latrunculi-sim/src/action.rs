@@ -49,10 +49,7 @@ impl ActionSpace {
 
     /// The action space of the board of a ruleset's parameters.
     pub fn for_rules(rules: &Rules) -> ActionSpace {
-        ActionSpace {
-            width: rules.width,
-            height: rules.height,
-        }
+        ActionSpace { width: rules.width, height: rules.height }
     }
 
     /// Squares on the board, `N = width * height`.
@@ -115,10 +112,7 @@ impl ActionSpace {
     /// The move of an action index; an error if the index is not below [`ActionSpace::size`].
     pub fn decode(&self, action: usize) -> Result<Move, SimError> {
         let n = self.squares();
-        let out_of_range = || SimError::ActionOutOfRange {
-            action,
-            size: self.size(),
-        };
+        let out_of_range = || SimError::ActionOutOfRange { action, size: self.size() };
         let sq = |i: usize| self.square(i).ok_or_else(out_of_range);
         if action < n * n {
             Ok(Move::movement(sq(action / n)?, sq(action % n)?))
@@ -146,10 +140,7 @@ mod tests {
                 let mv = space.decode(a).unwrap();
                 assert_eq!(space.encode(mv), a, "{w}x{h} action {a} ({mv:?})");
             }
-            assert!(matches!(
-                space.decode(space.size()),
-                Err(SimError::ActionOutOfRange { .. })
-            ));
+            assert!(matches!(space.decode(space.size()), Err(SimError::ActionOutOfRange { .. })));
         }
         assert!(ActionSpace::new(13, 8).is_err());
         assert!(ActionSpace::new(0, 8).is_err());
@@ -162,14 +153,8 @@ mod tests {
         let sq = |s: &str| s.parse::<Square>().unwrap();
         assert_eq!(space.size(), n * n + 3 * n);
         assert_eq!(space.encode(Move::movement(sq("b1"), sq("a2"))), n + 8);
-        assert_eq!(
-            space.encode(Move::place(PieceKind::Soldier, sq("a1"))),
-            n * n
-        );
-        assert_eq!(
-            space.encode(Move::place(PieceKind::Dux, sq("h7"))),
-            n * n + 2 * n - 1
-        );
+        assert_eq!(space.encode(Move::place(PieceKind::Soldier, sq("a1"))), n * n);
+        assert_eq!(space.encode(Move::place(PieceKind::Dux, sq("h7"))), n * n + 2 * n - 1);
         assert_eq!(space.encode(Move::remove(sq("c1"))), n * n + 2 * n + 2);
         assert_eq!(space.try_encode(Move::remove(sq("i1"))), None);
     }

@@ -87,22 +87,14 @@ impl BatchSim {
         }
         let start = Position::new(ruleset);
         if let Some(outcome) = start.outcome() {
-            return Err(SimError::StartIsOver {
-                id: ruleset.id.clone(),
-                outcome,
-            });
+            return Err(SimError::StartIsOver { id: ruleset.id.clone(), outcome });
         }
         let space = ActionSpace::for_rules(start.rules());
         let encoder = ObservationEncoder::new(ruleset);
         let mut moves = Vec::with_capacity(256);
         start.legal_moves(&mut moves);
         let games = (0..num_games)
-            .map(|i| Game {
-                pos: start.clone(),
-                moves: moves.clone(),
-                seed: seed.wrapping_add(i as u64),
-                captures: 0,
-            })
+            .map(|i| Game { pos: start.clone(), moves: moves.clone(), seed: seed.wrapping_add(i as u64), captures: 0 })
             .collect();
         let [p, h, w] = encoder.shape();
         Ok(BatchSim {
@@ -128,10 +120,7 @@ impl BatchSim {
         let mut start = self.start.clone();
         start.set_ply_cap(cap);
         if let Some(outcome) = start.outcome() {
-            return Err(SimError::StartIsOver {
-                id: self.ruleset.id.clone(),
-                outcome,
-            });
+            return Err(SimError::StartIsOver { id: self.ruleset.id.clone(), outcome });
         }
         self.start = start;
         let start = &self.start;
@@ -177,10 +166,7 @@ impl BatchSim {
     }
 
     fn game(&self, i: usize) -> Result<&Game, SimError> {
-        self.games.get(i).ok_or(SimError::GameIndex {
-            index: i,
-            len: self.games.len(),
-        })
+        self.games.get(i).ok_or(SimError::GameIndex { index: i, len: self.games.len() })
     }
 
     /// The current position of game `i`.
@@ -220,14 +206,10 @@ impl BatchSim {
     pub fn observations(&mut self) -> &Array4<f32> {
         if !self.obs_fresh {
             let enc = self.encoder;
-            self.obs
-                .axis_iter_mut(Axis(0))
-                .into_par_iter()
-                .zip(self.games.par_iter())
-                .for_each(|(row, g)| {
-                    // Shapes match by construction; the error cannot occur.
-                    let _ = enc.write(&g.pos, row);
-                });
+            self.obs.axis_iter_mut(Axis(0)).into_par_iter().zip(self.games.par_iter()).for_each(|(row, g)| {
+                // Shapes match by construction; the error cannot occur.
+                let _ = enc.write(&g.pos, row);
+            });
             self.obs_fresh = true;
         }
         &self.obs
@@ -238,16 +220,12 @@ impl BatchSim {
     pub fn legal_mask(&mut self) -> &Array2<bool> {
         if !self.mask_fresh {
             let space = self.space;
-            self.mask
-                .axis_iter_mut(Axis(0))
-                .into_par_iter()
-                .zip(self.games.par_iter())
-                .for_each(|(mut row, g)| {
-                    row.fill(false);
-                    for &mv in &g.moves {
-                        row[space.encode(mv)] = true;
-                    }
-                });
+            self.mask.axis_iter_mut(Axis(0)).into_par_iter().zip(self.games.par_iter()).for_each(|(mut row, g)| {
+                row.fill(false);
+                for &mv in &g.moves {
+                    row[space.encode(mv)] = true;
+                }
+            });
             self.mask_fresh = true;
         }
         &self.mask
@@ -269,10 +247,7 @@ impl BatchSim {
     /// nothing is played and the error names the first such game and its action.
     pub fn step_into(&mut self, actions: &[usize], out: &mut StepResult) -> Result<(), SimError> {
         if actions.len() != self.games.len() {
-            return Err(SimError::ActionCount {
-                expected: self.games.len(),
-                got: actions.len(),
-            });
+            return Err(SimError::ActionCount { expected: self.games.len(), got: actions.len() });
         }
         let space = self.space;
         // Validate every action before playing any (first offending game reported).
@@ -310,31 +285,29 @@ impl BatchSim {
             .zip(out.outcomes.par_iter_mut())
             .zip(out.plies.par_iter_mut())
             .zip(out.captures.par_iter_mut())
-            .for_each(
-                |((((((g, &a), reward), done), outcome), plies), captures)| {
-                    // Validated above: decodes, and is one of the legal moves.
-                    let Ok(mv) = space.decode(a) else { return };
-                    let mover = g.pos.side_to_move();
-                    let enemy = mover.opponent();
-                    let before = g.pos.pieces_on_board(enemy);
-                    g.pos.play(mv);
-                    g.captures += before.saturating_sub(g.pos.pieces_on_board(enemy));
-                    *plies = g.pos.ply();
-                    *captures = g.captures;
-                    *outcome = g.pos.outcome();
-                    *done = outcome.is_some();
-                    *reward = match outcome.and_then(|o| o.winner) {
-                        Some(w) if w == mover => 1.0,
-                        Some(_) => -1.0,
-                        None => 0.0,
-                    };
-                    if *done {
-                        g.pos.clone_from(start);
-                        g.captures = 0;
-                    }
-                    g.pos.legal_moves(&mut g.moves);
-                },
-            );
+            .for_each(|((((((g, &a), reward), done), outcome), plies), captures)| {
+                // Validated above: decodes, and is one of the legal moves.
+                let Ok(mv) = space.decode(a) else { return };
+                let mover = g.pos.side_to_move();
+                let enemy = mover.opponent();
+                let before = g.pos.pieces_on_board(enemy);
+                g.pos.play(mv);
+                g.captures += before.saturating_sub(g.pos.pieces_on_board(enemy));
+                *plies = g.pos.ply();
+                *captures = g.captures;
+                *outcome = g.pos.outcome();
+                *done = outcome.is_some();
+                *reward = match outcome.and_then(|o| o.winner) {
+                    Some(w) if w == mover => 1.0,
+                    Some(_) => -1.0,
+                    None => 0.0,
+                };
+                if *done {
+                    g.pos.clone_from(start);
+                    g.captures = 0;
+                }
+                g.pos.legal_moves(&mut g.moves);
+            });
         // New episode seeds, in game order (sequential: cheap and deterministic).
         for (g, &done) in self.games.iter_mut().zip(&out.done) {
             if done {

@@ -58,54 +58,24 @@ pub const NO_CAPTURE_DEFAULT_SCALE: u32 = 100;
 
 /// Every plane, in tensor order ("own" = the side to move).
 pub const PLANES: [Plane; NUM_PLANES] = [
-    Plane {
-        name: "own_soldiers",
-        doc: "1 where the side to move has a free (untrapped) soldier",
-    },
-    Plane {
-        name: "own_dux",
-        doc: "1 where the side to move has its Dux",
-    },
-    Plane {
-        name: "enemy_soldiers",
-        doc: "1 where the opponent has a free (untrapped) soldier",
-    },
-    Plane {
-        name: "enemy_dux",
-        doc: "1 where the opponent has its Dux",
-    },
-    Plane {
-        name: "own_trapped",
-        doc: "1 where the side to move has a trapped soldier",
-    },
-    Plane {
-        name: "enemy_trapped",
-        doc: "1 where the opponent has a trapped soldier",
-    },
+    Plane { name: "own_soldiers", doc: "1 where the side to move has a free (untrapped) soldier" },
+    Plane { name: "own_dux", doc: "1 where the side to move has its Dux" },
+    Plane { name: "enemy_soldiers", doc: "1 where the opponent has a free (untrapped) soldier" },
+    Plane { name: "enemy_dux", doc: "1 where the opponent has its Dux" },
+    Plane { name: "own_trapped", doc: "1 where the side to move has a trapped soldier" },
+    Plane { name: "enemy_trapped", doc: "1 where the opponent has a trapped soldier" },
     Plane {
         name: "own_in_hand",
         doc: "constant: soldiers the side to move holds in hand / soldiers each side starts with in hand (0 if the ruleset starts with none)",
     },
-    Plane {
-        name: "enemy_in_hand",
-        doc: "constant: the same for the opponent",
-    },
-    Plane {
-        name: "placement_phase",
-        doc: "constant: 1 while pieces are being placed, else 0",
-    },
-    Plane {
-        name: "white_to_move",
-        doc: "constant: 1 if White is to move, else 0",
-    },
+    Plane { name: "enemy_in_hand", doc: "constant: the same for the opponent" },
+    Plane { name: "placement_phase", doc: "constant: 1 while pieces are being placed, else 0" },
+    Plane { name: "white_to_move", doc: "constant: 1 if White is to move, else 0" },
     Plane {
         name: "no_capture",
         doc: "constant: movement plies since the last capture / the ruleset's no_capture_limit (or / 100 without a limit), at most 1",
     },
-    Plane {
-        name: "ply",
-        doc: "constant: plies played (placements included) / the ply cap, at most 1",
-    },
+    Plane { name: "ply", doc: "constant: plies played (placements included) / the ply cap, at most 1" },
 ];
 
 /// Writes observations of positions of one ruleset.
@@ -127,11 +97,7 @@ impl ObservationEncoder {
             width: ruleset.width,
             height: ruleset.height,
             initial_in_hand: ruleset.in_hand().0,
-            no_capture_scale: if limit > 0 {
-                limit
-            } else {
-                NO_CAPTURE_DEFAULT_SCALE
-            },
+            no_capture_scale: if limit > 0 { limit } else { NO_CAPTURE_DEFAULT_SCALE },
         }
     }
 
@@ -152,10 +118,7 @@ impl ObservationEncoder {
             });
         }
         if out.shape() != self.shape() {
-            return Err(SimError::ObservationShape {
-                expected: self.shape().to_vec(),
-                got: out.shape().to_vec(),
-            });
+            return Err(SimError::ObservationShape { expected: self.shape().to_vec(), got: out.shape().to_vec() });
         }
         out.fill(0.0);
         let me = pos.side_to_move();
@@ -181,31 +144,17 @@ impl ObservationEncoder {
             }
         }
         let hand = |c: Color| {
-            if self.initial_in_hand == 0 {
-                0.0
-            } else {
-                pos.in_hand(c).0 as f32 / self.initial_in_hand as f32
-            }
+            if self.initial_in_hand == 0 { 0.0 } else { pos.in_hand(c).0 as f32 / self.initial_in_hand as f32 }
         };
         let ratio = |a: u32, b: u32| {
-            if b == 0 {
-                1.0
-            } else {
-                (a as f32 / b as f32).min(1.0)
-            }
+            if b == 0 { 1.0 } else { (a as f32 / b as f32).min(1.0) }
         };
         let constants = [
             (OWN_IN_HAND, hand(me)),
             (ENEMY_IN_HAND, hand(me.opponent())),
-            (
-                PLACEMENT_PHASE,
-                if pos.is_placement_phase() { 1.0 } else { 0.0 },
-            ),
+            (PLACEMENT_PHASE, if pos.is_placement_phase() { 1.0 } else { 0.0 }),
             (WHITE_TO_MOVE, if me == Color::White { 1.0 } else { 0.0 }),
-            (
-                NO_CAPTURE,
-                ratio(pos.plies_since_capture(), self.no_capture_scale),
-            ),
+            (NO_CAPTURE, ratio(pos.plies_since_capture(), self.no_capture_scale)),
             (PLY, ratio(pos.ply(), pos.ply_cap())),
         ];
         for (plane, value) in constants {
@@ -222,11 +171,7 @@ impl ObservationEncoder {
         if row >= self.height as usize || col >= self.width as usize {
             return None;
         }
-        let rank = if to_move == Color::Black {
-            self.height as usize - 1 - row
-        } else {
-            row
-        };
+        let rank = if to_move == Color::Black { self.height as usize - 1 - row } else { row };
         Square::new(col as u8, rank as u8)
     }
 }

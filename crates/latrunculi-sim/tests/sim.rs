@@ -4,8 +4,8 @@ use std::collections::BTreeSet;
 
 use latrunculi_rules::{Color, Outcome, PieceKind, Position, Ruleset};
 use latrunculi_sim::observation::{
-    ENEMY_DUX, ENEMY_IN_HAND, ENEMY_SOLDIERS, ENEMY_TRAPPED, NO_CAPTURE, OWN_DUX, OWN_IN_HAND,
-    OWN_SOLDIERS, OWN_TRAPPED, PLACEMENT_PHASE, PLY, WHITE_TO_MOVE,
+    ENEMY_DUX, ENEMY_IN_HAND, ENEMY_SOLDIERS, ENEMY_TRAPPED, NO_CAPTURE, OWN_DUX, OWN_IN_HAND, OWN_SOLDIERS,
+    OWN_TRAPPED, PLACEMENT_PHASE, PLY, WHITE_TO_MOVE,
 };
 use latrunculi_sim::{ActionSpace, BatchSim, NUM_PLANES, ObservationEncoder, PLANES, SimError};
 use ndarray::{Array3, Axis};
@@ -31,11 +31,7 @@ impl Rng {
 const CAP: u32 = 120;
 
 fn sorted_actions(space: &ActionSpace, pos: &Position) -> Vec<usize> {
-    let mut v: Vec<usize> = pos
-        .legal_move_list()
-        .into_iter()
-        .map(|m| space.encode(m))
-        .collect();
+    let mut v: Vec<usize> = pos.legal_move_list().into_iter().map(|m| space.encode(m)).collect();
     v.sort_unstable();
     v
 }
@@ -63,11 +59,7 @@ fn encode_decode_round_trips_on_random_games() {
                     let a = space.encode(mv);
                     assert!(a < space.size(), "{}: {mv:?} -> {a}", rs.id);
                     assert_eq!(space.decode(a).unwrap(), mv, "{}: {mv:?}", rs.id);
-                    assert!(
-                        seen.insert(a),
-                        "{}: two legal moves share action {a}",
-                        rs.id
-                    );
+                    assert!(seen.insert(a), "{}: two legal moves share action {a}", rs.id);
                 }
                 pos.play(moves[rng.below(moves.len())]);
             }
@@ -88,20 +80,11 @@ fn mask_equals_engine_legal_moves_at_every_step() {
             assert_eq!(mask.shape(), &[n, space.size()]);
             let mut actions = Vec::with_capacity(n);
             for i in 0..n {
-                let from_mask: Vec<usize> = mask
-                    .index_axis(Axis(0), i)
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, b)| **b)
-                    .map(|(a, _)| a)
-                    .collect();
+                let from_mask: Vec<usize> =
+                    mask.index_axis(Axis(0), i).iter().enumerate().filter(|(_, b)| **b).map(|(a, _)| a).collect();
                 let from_engine = sorted_actions(&space, sim.position(i).unwrap());
                 assert_eq!(from_mask, from_engine, "{} game {i} step {step}", rs.id);
-                assert!(
-                    !from_mask.is_empty(),
-                    "{} game {i} step {step}: no legal action",
-                    rs.id
-                );
+                assert!(!from_mask.is_empty(), "{} game {i} step {step}: no legal action", rs.id);
                 actions.push(from_mask[rng.below(from_mask.len())]);
             }
             sim.step(&actions).unwrap();
@@ -129,13 +112,8 @@ fn batched_play_equals_sequential_play() {
             let mask = sim.legal_mask();
             let actions: Vec<usize> = (0..n)
                 .map(|i| {
-                    let legal: Vec<usize> = mask
-                        .index_axis(Axis(0), i)
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, b)| **b)
-                        .map(|(a, _)| a)
-                        .collect();
+                    let legal: Vec<usize> =
+                        mask.index_axis(Axis(0), i).iter().enumerate().filter(|(_, b)| **b).map(|(a, _)| a).collect();
                     legal[rngs[i].below(legal.len())]
                 })
                 .collect();
@@ -153,11 +131,7 @@ fn batched_play_equals_sequential_play() {
                         Some(_) => -1.0,
                     };
                     assert_eq!(res.rewards[i], want);
-                    assert_eq!(
-                        sim.ply(i).unwrap(),
-                        Position::new(&rs).ply(),
-                        "game {i} was reset"
-                    );
+                    assert_eq!(sim.ply(i).unwrap(), Position::new(&rs).ply(), "game {i} was reset");
                 } else {
                     assert_eq!(res.rewards[i], 0.0);
                 }
@@ -194,29 +168,15 @@ fn batched_play_equals_sequential_play() {
         }
         batched.sort_by_key(|f| f.0);
         assert_eq!(batched, sequential, "{}", rs.id);
-        assert!(
-            !batched.is_empty(),
-            "{}: some games finish within {steps} steps",
-            rs.id
-        );
+        assert!(!batched.is_empty(), "{}: some games finish within {steps} steps", rs.id);
         for (i, (pos, captures)) in finals.iter().enumerate() {
-            assert_eq!(
-                sim.position(i).unwrap(),
-                pos,
-                "{} game {i}: final positions",
-                rs.id
-            );
+            assert_eq!(sim.position(i).unwrap(), pos, "{} game {i}: final positions", rs.id);
             assert_eq!(sim.captures(i).unwrap(), *captures);
         }
     }
 }
 
-fn check_observation(
-    rs: &Ruleset,
-    enc: &ObservationEncoder,
-    pos: &Position,
-    obs: ndarray::ArrayView3<f32>,
-) {
+fn check_observation(rs: &Ruleset, enc: &ObservationEncoder, pos: &Position, obs: ndarray::ArrayView3<f32>) {
     let me = pos.side_to_move();
     let h = rs.height as usize;
     let plane_sum = |p: usize| obs.index_axis(Axis(0), p).sum();
@@ -234,29 +194,13 @@ fn check_observation(
                 (false, _, true) => ENEMY_TRAPPED,
             };
             counts[plane] += 1.0;
-            let row = if me == Color::Black {
-                h - 1 - sq.rank() as usize
-            } else {
-                sq.rank() as usize
-            };
-            assert_eq!(
-                obs[[plane, row, sq.file() as usize]],
-                1.0,
-                "{}: {sq} in plane {}",
-                rs.id,
-                PLANES[plane].name
-            );
+            let row = if me == Color::Black { h - 1 - sq.rank() as usize } else { sq.rank() as usize };
+            assert_eq!(obs[[plane, row, sq.file() as usize]], 1.0, "{}: {sq} in plane {}", rs.id, PLANES[plane].name);
             assert_eq!(enc.square_at(me, row, sq.file() as usize), Some(sq));
         }
     }
     for (plane, &c) in counts.iter().enumerate() {
-        assert_eq!(
-            plane_sum(plane),
-            c,
-            "{}: plane {}",
-            rs.id,
-            PLANES[plane].name
-        );
+        assert_eq!(plane_sum(plane), c, "{}: plane {}", rs.id, PLANES[plane].name);
     }
     assert_eq!(
         plane_sum(OWN_SOLDIERS) + plane_sum(OWN_TRAPPED),
@@ -264,44 +208,23 @@ fn check_observation(
         "{}: own soldiers",
         rs.id
     );
-    assert_eq!(
-        plane_sum(ENEMY_SOLDIERS) + plane_sum(ENEMY_TRAPPED),
-        pos.soldiers_on_board(me.opponent()) as f32
-    );
+    assert_eq!(plane_sum(ENEMY_SOLDIERS) + plane_sum(ENEMY_TRAPPED), pos.soldiers_on_board(me.opponent()) as f32);
     let constant = |p: usize| {
         let v = obs[[p, 0, 0]];
-        assert!(
-            obs.index_axis(Axis(0), p).iter().all(|&x| x == v),
-            "{}: plane {} not constant",
-            rs.id,
-            PLANES[p].name
-        );
+        assert!(obs.index_axis(Axis(0), p).iter().all(|&x| x == v), "{}: plane {} not constant", rs.id, PLANES[p].name);
         assert!((0.0..=1.0).contains(&v));
         v
     };
-    assert_eq!(
-        constant(WHITE_TO_MOVE),
-        if me == Color::White { 1.0 } else { 0.0 }
-    );
-    assert_eq!(
-        constant(PLACEMENT_PHASE),
-        if pos.is_placement_phase() { 1.0 } else { 0.0 }
-    );
+    assert_eq!(constant(WHITE_TO_MOVE), if me == Color::White { 1.0 } else { 0.0 });
+    assert_eq!(constant(PLACEMENT_PHASE), if pos.is_placement_phase() { 1.0 } else { 0.0 });
     let initial = rs.in_hand().0 as f32;
     let hand = |c: Color| {
-        if initial == 0.0 {
-            0.0
-        } else {
-            pos.in_hand(c).0 as f32 / initial
-        }
+        if initial == 0.0 { 0.0 } else { pos.in_hand(c).0 as f32 / initial }
     };
     assert_eq!(constant(OWN_IN_HAND), hand(me));
     assert_eq!(constant(ENEMY_IN_HAND), hand(me.opponent()));
     constant(NO_CAPTURE);
-    assert_eq!(
-        constant(PLY),
-        (pos.ply() as f32 / pos.ply_cap() as f32).min(1.0)
-    );
+    assert_eq!(constant(PLY), (pos.ply() as f32 / pos.ply_cap() as f32).min(1.0));
 }
 
 #[test]
@@ -315,10 +238,7 @@ fn observation_planes_match_positions() {
         let mut saw_black = false;
         for _ in 0..100 {
             let obs = sim.observations().clone();
-            assert_eq!(
-                obs.shape(),
-                &[n, NUM_PLANES, rs.height as usize, rs.width as usize]
-            );
+            assert_eq!(obs.shape(), &[n, NUM_PLANES, rs.height as usize, rs.width as usize]);
             for i in 0..n {
                 let pos = sim.position(i).unwrap();
                 saw_black |= pos.side_to_move() == Color::Black;
@@ -342,10 +262,7 @@ fn observation_planes_match_positions() {
 
 #[test]
 fn observation_of_start_is_flipped_for_black() {
-    let rs = Ruleset::all_builtin()
-        .into_iter()
-        .find(|r| r.in_hand() == (0, 0))
-        .unwrap();
+    let rs = Ruleset::all_builtin().into_iter().find(|r| r.in_hand() == (0, 0)).unwrap();
     let enc = ObservationEncoder::new(&rs);
     let white = Position::new(&rs);
     let black = white.with_turn_passed();
@@ -357,17 +274,10 @@ fn observation_of_start_is_flipped_for_black() {
     // Own pieces start on the lowest rows for whichever side is to move.
     for obs in [&a, &b] {
         assert_eq!(obs[[OWN_SOLDIERS, 0, 0]] + obs[[OWN_DUX, 0, 0]], 1.0);
-        assert_eq!(
-            obs[[ENEMY_SOLDIERS, rs.height as usize - 1, 0]]
-                + obs[[ENEMY_DUX, rs.height as usize - 1, 0]],
-            1.0
-        );
+        assert_eq!(obs[[ENEMY_SOLDIERS, rs.height as usize - 1, 0]] + obs[[ENEMY_DUX, rs.height as usize - 1, 0]], 1.0);
     }
     let mut wrong = Array3::zeros((NUM_PLANES, 2, 2));
-    assert!(matches!(
-        enc.write(&white, wrong.view_mut()),
-        Err(SimError::ObservationShape { .. })
-    ));
+    assert!(matches!(enc.write(&white, wrong.view_mut()), Err(SimError::ObservationShape { .. })));
 }
 
 #[test]
@@ -375,42 +285,26 @@ fn illegal_actions_are_errors_and_change_nothing() {
     let rs = Ruleset::all_builtin().remove(0);
     let mut sim = BatchSim::new(&rs, 3, 0).unwrap();
     let space = sim.action_space();
-    let legal: Vec<usize> = (0..3)
-        .map(|i| space.encode(sim.legal_moves(i).unwrap()[0]))
-        .collect();
+    let legal: Vec<usize> = (0..3).map(|i| space.encode(sim.legal_moves(i).unwrap()[0])).collect();
     let before: Vec<Position> = (0..3).map(|i| sim.position(i).unwrap().clone()).collect();
 
     // From a square to itself is never a legal move.
     let mut actions = legal.clone();
     actions[1] = 0;
     match sim.step(&actions) {
-        Err(SimError::IllegalAction {
-            game: 1, action: 0, ..
-        }) => {}
+        Err(SimError::IllegalAction { game: 1, action: 0, .. }) => {}
         other => panic!("expected an illegal-action error for game 1, got {other:?}"),
     }
     actions[1] = legal[1];
     actions[2] = space.size() + 5;
     let err = sim.step(&actions).unwrap_err();
-    assert!(
-        matches!(err, SimError::IllegalAction { game: 2, .. }),
-        "{err}"
-    );
+    assert!(matches!(err, SimError::IllegalAction { game: 2, .. }), "{err}");
     assert!(err.to_string().contains("game 2"), "{err}");
-    assert!(matches!(
-        sim.step(&legal[..2]),
-        Err(SimError::ActionCount {
-            expected: 3,
-            got: 2
-        })
-    ));
+    assert!(matches!(sim.step(&legal[..2]), Err(SimError::ActionCount { expected: 3, got: 2 })));
     for (i, p) in before.iter().enumerate() {
         assert_eq!(sim.position(i).unwrap(), p, "game {i} untouched");
     }
-    assert!(matches!(
-        sim.current_player(3),
-        Err(SimError::GameIndex { index: 3, len: 3 })
-    ));
+    assert!(matches!(sim.current_player(3), Err(SimError::GameIndex { index: 3, len: 3 })));
     assert!(matches!(BatchSim::new(&rs, 0, 0), Err(SimError::NoGames)));
     assert!(sim.step(&legal).is_ok());
 }
