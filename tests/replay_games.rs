@@ -2,9 +2,9 @@
 //! suffix must be confirmed, the rule-16 violation in Carrillo–Cetina must be named, and
 //! both games must end in their recorded results.
 
-use latrunculi_rules::notation::{
-    GameRecord, MoveError, MoveStatus, ReplayOptions, ReplayReport, ResultVerdict, RuleBreach, parse_token,
-};
+use latrunculi_rules::notation::{MoveError, RuleBreach, parse_token};
+use latrunculi_rules::record::GameRecord;
+use latrunculi_rules::replay::{MoveStatus, ReplayOptions, ReplayReport, ResultVerdict};
 use latrunculi_rules::{Color, Outcome, Reason, Square};
 
 fn record(name: &str) -> GameRecord {

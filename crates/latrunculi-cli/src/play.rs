@@ -327,7 +327,8 @@ mod tests {
 
     #[test]
     fn moves_column_replays_to_the_same_result() {
-        use latrunculi_rules::notation::{GameRecord, ReplayOptions, replay};
+        use latrunculi_rules::record::GameRecord;
+        use latrunculi_rules::replay::{ReplayOptions, replay};
         for (id, white, black) in
             [("kowalski", "random", "greedy"), ("xxi", "greedy", "random"), ("schadler", "random", "random")]
         {

@@ -13,7 +13,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use latrunculi_rules::notation::{GameRecord, MoveStatus, ReplayOptions, ResultVerdict, replay};
+use latrunculi_rules::record::GameRecord;
+use latrunculi_rules::replay::{MoveStatus, ReplayOptions, ResultVerdict, replay};
 
 /// Arguments of `latrunculi replay`.
 #[derive(clap::Args, Debug)]

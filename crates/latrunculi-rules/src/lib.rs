@@ -3,7 +3,8 @@
 //! The rules engine for every Ludus Latrunculorum reconstruction in RULES.md: rulesets
 //! read from TOML ([`Ruleset`]), a fast position type ([`Position`]) with legal move
 //! generation, move application, results and a 64-bit hash, and the notation of
-//! RULES.md §2 for moves, positions and game records.
+//! RULES.md §2 for moves ([`notation`]), positions and game records ([`record`],
+//! replayed by [`replay()`]).
 //!
 //! This crate has no heavy dependencies (no burn) so that it builds and tests in seconds.
 
@@ -12,17 +13,20 @@
 mod board;
 pub mod notation;
 pub mod position;
+pub mod record;
+pub mod replay;
 pub mod rng;
 pub mod ruleset;
 pub mod setup;
 pub mod types;
 
 pub use notation::{
-    GameRecord, MoveError, MoveStatus, MoveText, NotationWarning, ParsedMove, RecordError, RecordMove, RecordedResult,
-    ReplayOptions, ReplayReport, ReplayedMove, ResultVerdict, RuleBreach, Suffix, WrittenKind, WrittenMove, move_text,
-    parse_move, parse_token, replay,
+    MoveError, MoveText, NotationWarning, ParsedMove, RuleBreach, Suffix, WrittenKind, WrittenMove, move_text,
+    parse_move, parse_token,
 };
 pub use position::{DEFAULT_PLY_CAP, EffectKind, Effects, Position, PositionError};
+pub use record::{GameRecord, RecordError, RecordMove, RecordedResult};
+pub use replay::{MoveStatus, ReplayOptions, ReplayReport, ReplayedMove, ResultVerdict, replay};
 pub use rng::FastRng;
 pub use ruleset::{Rules, Ruleset, RulesetError};
 pub use setup::{Setup, SetupError};
