@@ -187,9 +187,10 @@ impl Setup {
             s.turn = parse_side(side)?;
         }
         if let Some(hand) = fields.next()
-            && hand != "-" {
-                s.hand = parse_hand(hand)?;
-            }
+            && hand != "-"
+        {
+            s.hand = parse_hand(hand)?;
+        }
         if let Some(n) = fields.next() {
             s.since_capture = n.parse().map_err(|_| SetupError::BadField(n.into(), "plies since capture"))?;
         }
