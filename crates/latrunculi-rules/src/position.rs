@@ -276,18 +276,7 @@ impl Position {
             rank_occ: [!((1u16 << rules.width) - 1); 12],
             file_occ: [!((1u16 << rules.height) - 1); 12],
         };
-        for c in Color::ALL {
-            let cap = |c: Color, k: PieceKind| 1u16 << cell_of(c, k);
-            pos.capturer_mask[c.index()] =
-                cap(c, PieceKind::Soldier) | if rules.capture.dux_captures { cap(c, PieceKind::Dux) } else { 0 };
-            let o = c.opponent();
-            pos.victim_mask[c.index()] = cap(o, PieceKind::Soldier)
-                | if rules.capture.effect == CaptureEffect::Remove {
-                    1 << (cell_of(o, PieceKind::Soldier) | TRAPPED)
-                } else {
-                    0
-                };
-        }
+        pos.set_masks();
         let in_hand_now: u16 = setup.hand.iter().flatten().map(|&n| n as u16).sum();
         pos.placements_done = pos.placements_total.saturating_sub(in_hand_now);
         for (sq, piece) in setup.pieces() {
@@ -312,6 +301,50 @@ impl Position {
         }
         pos.outcome = pos.final_checks();
         Ok(pos)
+    }
+
+    /// Recomputes the capturer and victim masks from the rules.
+    fn set_masks(&mut self) {
+        let rules = self.rules;
+        for c in Color::ALL {
+            let cap = |c: Color, k: PieceKind| 1u16 << cell_of(c, k);
+            self.capturer_mask[c.index()] =
+                cap(c, PieceKind::Soldier) | if rules.capture.dux_captures { cap(c, PieceKind::Dux) } else { 0 };
+            let o = c.opponent();
+            self.victim_mask[c.index()] = cap(o, PieceKind::Soldier)
+                | if rules.capture.effect == CaptureEffect::Remove {
+                    1 << (cell_of(o, PieceKind::Soldier) | TRAPPED)
+                } else {
+                    0
+                };
+        }
+    }
+
+    /// The same position under other rule parameters on the same board (e.g. with one
+    /// legality filter switched off, to tell which rule forbids a move), keeping the
+    /// counters and the repetition history. The outcome is recomputed as for a new
+    /// position (only "no legal move" and the ply cap).
+    pub fn with_rules(&self, rules: Rules) -> Result<Position, PositionError> {
+        if (rules.width, rules.height) != (self.rules.width, self.rules.height) {
+            return Err(PositionError::BoardSize {
+                id: "(new rules)".into(),
+                got_w: self.rules.width,
+                got_h: self.rules.height,
+                want_w: rules.width,
+                want_h: rules.height,
+            });
+        }
+        let mut p = self.clone();
+        p.rules = rules;
+        p.set_masks();
+        if rules.end.repetition == Repetition::Off {
+            p.history.clear();
+        } else if p.history.is_empty() {
+            p.history.push(p.hash);
+        }
+        p.outcome = None;
+        p.outcome = p.final_checks();
+        Ok(p)
     }
 
     /// The trap axis of a trapped piece read from a setup: the first flank of free enemy
@@ -1395,4 +1428,56 @@ pub fn placer(order: Placement, first: Color, soldiers: u16, i: u16) -> Color {
         Placement::OneTwoOne => i == 0 || ((i - 1) / 2) % 2 == 1,
     };
     if first_places { first } else { second }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Carrillo–Cetina before 9...Df5-f2 (12x8): the move breaks rule 16 only.
+    fn before_illegal_dux_move() -> (Ruleset, Position, Move) {
+        let rs = Ruleset::builtin("xxi").unwrap().with_board(12, 8).unwrap();
+        let setup = Setup::from_fen("2s2sssssss/12/1SS1s7/3s1dD5/3S8/12/12/S3S1SSSSSS b - 1 17").unwrap();
+        let pos = Position::from_setup(&rs, &setup).unwrap();
+        let mv = Move::movement("f5".parse().unwrap(), "f2".parse().unwrap());
+        (rs, pos, mv)
+    }
+
+    #[test]
+    fn with_rules_switches_one_filter_and_keeps_the_state() {
+        let (rs, pos, mv) = before_illegal_dux_move();
+        assert!(!pos.is_legal(mv));
+        let mut relaxed = rs.rules();
+        relaxed.combat.dux_limits = false;
+        let p = pos.with_rules(relaxed).unwrap();
+        assert!(p.is_legal(mv));
+        assert_eq!((p.hash(), p.ply(), p.plies_since_capture()), (pos.hash(), pos.ply(), pos.plies_since_capture()));
+        assert_eq!(p.to_setup(), pos.to_setup());
+        let other_board = Ruleset::builtin("xxi").unwrap().rules();
+        assert!(matches!(pos.with_rules(other_board), Err(PositionError::BoardSize { .. })));
+    }
+
+    #[test]
+    fn with_rules_keeps_the_repetition_history() {
+        let rs = Ruleset::builtin("xxi").unwrap();
+        let mut pos = Position::new(&rs);
+        // Shuffle two soldiers back and forth: the start position occurs again.
+        for m in ["a1-a2", "a8-a7", "a2-a1", "a7-a8"] {
+            let (f, t) = m.split_once('-').unwrap();
+            pos.play(Move::movement(f.parse().unwrap(), t.parse().unwrap()));
+        }
+        let same = pos.with_rules(rs.rules()).unwrap();
+        assert_eq!(same.history, pos.history);
+        assert_eq!(same.repetition_count(), 2);
+    }
+
+    #[test]
+    fn raising_the_ply_cap_reopens_a_game_ended_by_it() {
+        let rs = Ruleset::builtin("kowalski").unwrap();
+        let mut pos = Position::new(&rs);
+        pos.set_ply_cap(0);
+        assert_eq!(pos.outcome().map(|o| o.reason), Some(Reason::PlyCap));
+        pos.set_ply_cap(10);
+        assert_eq!(pos.outcome(), None);
+    }
 }
