@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use latrunculi_rules::{Color, MoveText, Position, Ruleset};
+use latrunculi_rules::{Color, MoveText, Position, Ruleset, splitmix64};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -136,14 +136,6 @@ pub struct GameJob<'a> {
     pub black: &'a str,
     /// Hard ply cap.
     pub ply_cap: u32,
-}
-
-/// SplitMix64's output function: a well-mixed 64-bit value of `x`.
-pub fn splitmix64(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// The seed of game `index` of a run with base seed `base`.

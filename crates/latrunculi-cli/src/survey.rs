@@ -41,7 +41,7 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 
 use anyhow::{Context as _, bail};
-use latrunculi_rules::{Reason, Ruleset};
+use latrunculi_rules::{Reason, Ruleset, fnv1a};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -208,16 +208,6 @@ impl Survey {
         }
         Ok((r, p, row.game))
     }
-}
-
-/// FNV-1a, 64 bits.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x100_0000_01b3);
-    }
-    h
 }
 
 /// Checks (or, in a fresh folder, writes) `fingerprint.txt` and `config.toml`.

@@ -6,6 +6,7 @@
 //! square's mailbox index is its raw index (`rank * 16 + file`) plus 48, so every
 //! direction is a constant offset and three steps off any edge land on a sentinel.
 
+use crate::rng::splitmix64;
 use crate::types::{Color, Piece, PieceKind, Square};
 
 /// Mailbox cells.
@@ -116,20 +117,13 @@ impl SquareSet {
     }
 }
 
-const fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
-
 const fn make_keys() -> [[u64; 16]; 192] {
     let mut t = [[0u64; 16]; 192];
     let mut s = 0;
     while s < 192 {
         let mut c = 0;
         while c < 16 {
-            t[s][c] = splitmix((s as u64) << 8 | c as u64);
+            t[s][c] = splitmix64((s as u64) << 8 | c as u64);
             c += 1;
         }
         s += 1;
@@ -146,7 +140,7 @@ pub(crate) fn zobrist(raw: usize, c: u8) -> u64 {
         return 0;
     }
     let k = PIECE_KEYS[raw][(c & 15) as usize];
-    if c & TRAPPED != 0 { k ^ splitmix(0x7A_0000 ^ (raw as u64) << 4 ^ (c >> 4) as u64) } else { k }
+    if c & TRAPPED != 0 { k ^ splitmix64(0x7A_0000 ^ (raw as u64) << 4 ^ (c >> 4) as u64) } else { k }
 }
 
 /// Key for Black to move.
@@ -155,7 +149,7 @@ pub(crate) const BLACK_TO_MOVE: u64 = 0xF1E2_D3C4_B5A6_9788;
 /// Key for `count` pieces of `kind` in `color`'s hand.
 #[inline]
 pub(crate) fn hand_key(color: Color, kind: PieceKind, count: u8) -> u64 {
-    if count == 0 { 0 } else { splitmix(0x4A4E_0000 ^ (color as u64) << 12 ^ (kind as u64) << 8 ^ count as u64) }
+    if count == 0 { 0 } else { splitmix64(0x4A4E_0000 ^ (color as u64) << 12 ^ (kind as u64) << 8 ^ count as u64) }
 }
 
 /// `SLIDES[p][occ]`: the positions a rook on position `p` of a line of 12 reaches given

@@ -27,7 +27,7 @@ pub use notation::{
 pub use position::{DEFAULT_PLY_CAP, EffectKind, Effects, Position, PositionError};
 pub use record::{GameRecord, RecordError, RecordMove, RecordedResult};
 pub use replay::{MoveStatus, ReplayOptions, ReplayReport, ReplayedMove, ResultVerdict, replay};
-pub use rng::FastRng;
+pub use rng::{FastRng, fnv1a, splitmix64};
 pub use ruleset::{Rules, Ruleset, RulesetError};
 pub use setup::{Setup, SetupError};
 pub use types::{Color, Move, MoveKind, Outcome, Piece, PieceKind, Reason, Square};

@@ -1,5 +1,25 @@
-//! [`FastRng`]: a small, fast, seedable generator for random playouts and tests, so that
-//! the same seed always gives the same game without pulling a dependency into the rules.
+//! Deterministic randomness and hashing without dependencies: [`FastRng`] (a small
+//! seedable generator for random playouts and tests, so the same seed always gives the
+//! same game), [`splitmix64`] (seed derivation and Zobrist keys) and [`fnv1a`] (a hash of
+//! bytes that is stable across runs and platforms).
+
+/// SplitMix64's output function: a well-mixed 64-bit value of `x`.
+pub const fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// FNV-1a (64 bits) of `bytes`: stable across runs, versions and platforms.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x100_0000_01b3);
+    }
+    h
+}
 
 /// An xorshift64* generator. Not for cryptography; uniform enough for move choice.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,5 +63,13 @@ mod tests {
         let (mut a, mut b) = (FastRng::new(3), FastRng::new(3));
         assert!((0..100).all(|_| a.next_u64() == b.next_u64()));
         assert_ne!(FastRng::new(3).next_u64(), FastRng::new(4).next_u64());
+    }
+
+    #[test]
+    fn mixing_functions_match_their_reference_values() {
+        // SplitMix64 of 0 and the FNV-1a test vectors ("" and "a").
+        assert_eq!(splitmix64(0), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
     }
 }

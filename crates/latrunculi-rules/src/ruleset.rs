@@ -618,12 +618,7 @@ impl Ruleset {
         clone.source.clear();
         clone.other_boards.clear();
         // FNV-1a over the canonical TOML text: stable across runs and platforms.
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in clone.to_toml().bytes() {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x100_0000_01b3);
-        }
-        h
+        crate::rng::fnv1a(clone.to_toml().as_bytes())
     }
 
     /// The engine parameters.

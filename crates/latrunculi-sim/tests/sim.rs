@@ -2,30 +2,13 @@
 
 use std::collections::BTreeSet;
 
-use latrunculi_rules::{Color, Outcome, PieceKind, Position, Ruleset};
+use latrunculi_rules::{Color, FastRng, Outcome, PieceKind, Position, Ruleset};
 use latrunculi_sim::observation::{
     ENEMY_DUX, ENEMY_IN_HAND, ENEMY_SOLDIERS, ENEMY_TRAPPED, NO_CAPTURE, OWN_DUX, OWN_IN_HAND, OWN_SOLDIERS,
     OWN_TRAPPED, PLACEMENT_PHASE, PLY, WHITE_TO_MOVE,
 };
 use latrunculi_sim::{ActionSpace, BatchSim, NUM_PLANES, ObservationEncoder, PLANES, SimError};
 use ndarray::{Array3, Axis};
-
-/// A small deterministic generator (splitmix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// Short games keep the tests fast.
 const CAP: u32 = 120;
@@ -48,7 +31,7 @@ fn planes_are_documented() {
 fn encode_decode_round_trips_on_random_games() {
     for rs in Ruleset::all_builtin() {
         let space = ActionSpace::new(rs.width, rs.height).unwrap();
-        let mut rng = Rng(rs.params_hash());
+        let mut rng = FastRng::new(rs.params_hash());
         for _game in 0..3 {
             let mut pos = Position::new(&rs);
             pos.set_ply_cap(CAP);
@@ -74,7 +57,7 @@ fn mask_equals_engine_legal_moves_at_every_step() {
         let mut sim = BatchSim::new(&rs, n, 7).unwrap();
         sim.set_ply_cap(CAP).unwrap();
         let space = sim.action_space();
-        let mut rng = Rng(rs.params_hash() ^ 1);
+        let mut rng = FastRng::new(rs.params_hash() ^ 1);
         for step in 0..150 {
             let mask = sim.legal_mask().clone();
             assert_eq!(mask.shape(), &[n, space.size()]);
@@ -105,7 +88,7 @@ fn batched_play_equals_sequential_play() {
         // Batched.
         let mut sim = BatchSim::new(&rs, n, 0).unwrap();
         sim.set_ply_cap(CAP).unwrap();
-        let mut rngs: Vec<Rng> = (0..n as u64).map(|i| Rng(seed ^ i)).collect();
+        let mut rngs: Vec<FastRng> = (0..n as u64).map(|i| FastRng::new(seed ^ i)).collect();
         let mut batched: Vec<Finished> = Vec::new();
         let mut out = Default::default();
         for _ in 0..steps {
@@ -143,7 +126,7 @@ fn batched_play_equals_sequential_play() {
         let mut sequential: Vec<Finished> = Vec::new();
         let mut finals = Vec::new();
         for i in 0..n {
-            let mut rng = Rng(seed ^ i as u64);
+            let mut rng = FastRng::new(seed ^ i as u64);
             let fresh = || {
                 let mut p = Position::new(&rs);
                 p.set_ply_cap(CAP);
@@ -234,7 +217,7 @@ fn observation_planes_match_positions() {
         let mut sim = BatchSim::new(&rs, n, 0).unwrap();
         sim.set_ply_cap(CAP).unwrap();
         let enc = *sim.encoder();
-        let mut rng = Rng(rs.params_hash() ^ 2);
+        let mut rng = FastRng::new(rs.params_hash() ^ 2);
         let mut saw_black = false;
         for _ in 0..100 {
             let obs = sim.observations().clone();
