@@ -827,22 +827,23 @@ impl Position {
 
     // ----- move generation -----
 
-    /// Whether a movement ply passes every legality filter of SEMANTICS.md.
-    #[inline]
-    fn movement_is_legal(&self, from: usize, to: usize, piece: u8, dir: i32, limit: Limit, check_all: bool) -> bool {
+    /// Whether a movement ply passes every legality filter of SEMANTICS.md. `selfimm` says
+    /// whether the mover's own Dux (on `own_dux` after the move) has no empty neighbour
+    /// after the move and the self-immobilisation rule applies, so only this ply's
+    /// captures could free it; the caller has already decided a full check is needed.
+    #[allow(clippy::too_many_arguments)]
+    fn movement_is_legal(
+        &self,
+        from: usize,
+        to: usize,
+        piece: u8,
+        dir: i32,
+        limit: Limit,
+        selfimm: bool,
+        own_dux: usize,
+    ) -> bool {
         let mover = (piece & BLACK) as usize;
-        let own_dux = if piece & DUX != 0 { to } else { self.dux[mover] };
-        let near_own_dux = own_dux != 0 && matches!((to as i32 - own_dux as i32).abs(), 0 | 1 | 16);
-        let selfimm = self.rules.end.self_immobilization == SelfImmobilization::Illegal && near_own_dux;
-        if !(check_all || selfimm || limit != Limit::Free) {
-            return true;
-        }
         let v = View { cells: &self.cells, from, to, piece };
-        // An empty neighbour after the move means the own Dux is free whatever is captured.
-        let selfimm = selfimm && !ORTH.iter().any(|&d| v.at(step(own_dux, d)) == EMPTY);
-        if !(check_all || selfimm || limit != Limit::Free) {
-            return true;
-        }
         let fx = self.effects_of(from, to, piece, dir);
         if limit != Limit::Free {
             let enemy_dux = self.dux[mover ^ 1];
@@ -936,16 +937,15 @@ impl Position {
             let plain = !check_all && limit == Limit::Free;
             let soldier_fast = plain && (!selfimm_on || !is_dux);
             let legal = |to: usize, dir: i32| -> bool {
-                // Fast path: no combat limit, no global filter, and the own Dux keeps an
-                // empty neighbour (or is not touched by this move).
-                let fast = plain
-                    && (!selfimm_on
-                        || if is_dux {
-                            self.has_empty_neighbour(to, from, to)
-                        } else {
-                            own_dux == 0 || !adjacent(to, own_dux) || self.has_empty_neighbour(own_dux, from, to)
-                        });
-                fast || self.movement_is_legal(from, to, piece, dir, limit, check_all)
+                // The own Dux can end immobilised only if this move touches it and leaves
+                // it no empty neighbour; otherwise, with no combat limit and no global
+                // filter, the move is legal without computing its captures.
+                let dux_after = if is_dux { to } else { own_dux };
+                let selfimm = selfimm_on
+                    && dux_after != 0
+                    && (is_dux || adjacent(to, own_dux))
+                    && !self.has_empty_neighbour(dux_after, from, to);
+                (plain && !selfimm) || self.movement_is_legal(from, to, piece, dir, limit, selfimm, dux_after)
             };
             // Slides and steps.
             let slide = if is_dux { mv.dux == DuxMove::Slide } else { mv.soldier == SoldierMove::Slide };
