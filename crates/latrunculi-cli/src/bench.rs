@@ -204,3 +204,95 @@ mod tests {
         assert!(r.sim_plies_per_s > 0.0 && r.batch == 8 && r.threads == 2);
     }
 }
+
+/// Arguments of `latrunculi bench-az`.
+#[derive(clap::Args, Debug)]
+pub struct BenchAzArgs {
+    #[command(flatten)]
+    pub ruleset: RulesetArg,
+    /// A checkpoint to measure; without it, a fresh network of --blocks x --channels.
+    #[arg(long)]
+    pub model: Option<std::path::PathBuf>,
+    /// Residual blocks of the fresh network.
+    #[arg(long, default_value_t = 4)]
+    pub blocks: usize,
+    /// Channels of the fresh network.
+    #[arg(long, default_value_t = 32)]
+    pub channels: usize,
+    /// Seconds per batch-size measurement.
+    #[arg(long, default_value_t = 3.0)]
+    pub seconds: f64,
+    /// Search visits per move in the self-play measurement.
+    #[arg(long, default_value_t = 100)]
+    pub sims: u32,
+    /// Games played at once in the self-play measurement.
+    #[arg(long, default_value_t = 64)]
+    pub parallel: u32,
+    /// Leaves per tree per batch in the self-play measurement.
+    #[arg(long, default_value_t = 4)]
+    pub leaves: u32,
+    /// Games of the self-play measurement.
+    #[arg(long, default_value_t = 64)]
+    pub games: u32,
+    /// Ply cap of the self-play games.
+    #[arg(long, default_value_t = 120)]
+    pub ply_cap: u32,
+}
+
+/// Runs `latrunculi bench-az`: network evaluations per second at batch 1, 32 and 256,
+/// then self-play (CSV blocks `ruleset,network,batch,net_evals_per_s` and
+/// `ruleset,network,sims,parallel,leaves,mean_batch,selfplay_evals_per_s,positions_per_s,ratio_to_raw`;
+/// `ratio_to_raw` is the self-play evaluation rate over the raw rate at the nearest
+/// measured batch size at or above the mean self-play batch).
+pub fn run_az(args: &BenchAzArgs) -> anyhow::Result<ExitCode> {
+    use burn::module::Module;
+    let rs = args.ruleset.load()?;
+    let (net, label) = match &args.model {
+        Some(p) => {
+            let (meta, net) = latrunculi_az::checkpoint::load(p, &latrunculi_az::device::inference())?;
+            latrunculi_az::agent::check_board(&meta, &rs, &format!("model {}", p.display()))?;
+            (net.valid(), format!("{}x{}", meta.blocks, meta.channels))
+        }
+        None => {
+            let cfg = latrunculi_az::TrainConfig {
+                network: latrunculi_az::config::NetworkSection {
+                    blocks: args.blocks,
+                    channels: args.channels,
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
+            let net = cfg.network_config(&rs).init(&latrunculi_az::device::inference()).valid();
+            (net, format!("{}x{}", args.blocks, args.channels))
+        }
+    };
+    println!("ruleset,network,batch,net_evals_per_s");
+    let mut raw = Vec::new();
+    for batch in [1usize, 32, 256] {
+        let r = latrunculi_az::bench::network_evals_per_second(&net, &rs, batch, args.seconds)?;
+        println!("{},{label},{batch},{r:.0}", rs.id);
+        raw.push((batch, r));
+    }
+    let search = latrunculi_az::SearchConfig {
+        sims: args.sims,
+        leaves_per_round: args.leaves,
+        dirichlet_frac: 0.25,
+        ..Default::default()
+    };
+    let (evals, positions, mean_batch) =
+        latrunculi_az::bench::selfplay_throughput(&net, &rs, search, args.games, args.parallel, args.ply_cap)?;
+    let reference = raw.iter().find(|(b, _)| *b as f64 >= mean_batch).or(raw.last()).map_or(f64::NAN, |r| r.1);
+    println!();
+    println!(
+        "ruleset,network,sims,parallel,leaves,mean_batch,selfplay_evals_per_s,positions_per_s,ratio_to_raw"
+    );
+    println!(
+        "{},{label},{},{},{},{mean_batch:.1},{evals:.0},{positions:.1},{:.2}",
+        rs.id,
+        args.sims,
+        args.parallel,
+        args.leaves,
+        evals / reference
+    );
+    Ok(ExitCode::SUCCESS)
+}

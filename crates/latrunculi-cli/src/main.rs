@@ -12,6 +12,7 @@ mod replay;
 mod rules;
 mod stats;
 mod survey;
+mod train;
 
 /// Ludus Latrunculorum research toolkit.
 #[derive(Parser, Debug)]
@@ -35,6 +36,10 @@ enum Command {
     Play(play::PlayArgs),
     /// Run an experiment file: every (ruleset, pairing) cell, resumable; games.csv and summary.csv.
     Survey(survey::SurveyArgs),
+    /// Train an AlphaZero network by self-play (resumable); checkpoints and train_log.csv.
+    Train(train::TrainArgs),
+    /// Throughput of the AlphaZero network and of batched search in self-play.
+    BenchAz(bench::BenchAzArgs),
 }
 
 /// Options shared by commands that take a ruleset.
@@ -84,6 +89,8 @@ fn main() -> ExitCode {
         Command::Bench(a) => bench::run(&a),
         Command::Play(a) => play::run(&a),
         Command::Survey(a) => survey::run(&a),
+        Command::Train(a) => train::run_train(&a),
+        Command::BenchAz(a) => bench::run_az(&a),
     };
     match result {
         Ok(code) => code,

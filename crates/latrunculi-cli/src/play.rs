@@ -18,7 +18,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::RulesetArg;
-use latrunculi_agents::parse_agent;
+use latrunculi_az::parse_agent;
 
 /// The columns of a games CSV (`play` and `survey`), in order.
 pub const GAME_COLUMNS: [&str; 15] = [
@@ -156,8 +156,8 @@ pub fn colours<'a>(a: &'a str, b: &'a str, game: u32, swap: bool) -> (&'a str, &
 
 /// Plays one game between freshly built agents and describes it as a row.
 pub fn play_game(job: &GameJob<'_>) -> anyhow::Result<GameRow> {
-    let mut white = parse_agent(job.white).with_context(|| format!("bad agent spec '{}'", job.white))?;
-    let mut black = parse_agent(job.black).with_context(|| format!("bad agent spec '{}'", job.black))?;
+    let mut white = parse_agent(job.white, job.ruleset).with_context(|| format!("bad agent spec '{}'", job.white))?;
+    let mut black = parse_agent(job.black, job.ruleset).with_context(|| format!("bad agent spec '{}'", job.black))?;
     white.new_game(agent_seed(job.seed, Color::White));
     black.new_game(agent_seed(job.seed, Color::Black));
     let mut pos = Position::new(job.ruleset);
@@ -211,9 +211,10 @@ pub fn play_game(job: &GameJob<'_>) -> anyhow::Result<GameRow> {
     })
 }
 
-/// The canonical form of an agent spec (what the agent reports), or a clear error.
-pub fn canonical_spec(spec: &str) -> anyhow::Result<String> {
-    let agent = parse_agent(spec).with_context(|| format!("bad agent spec '{spec}'"))?;
+/// The canonical form of an agent spec (what the agent reports), or a clear error
+/// (including a model that cannot play `ruleset`'s board).
+pub fn canonical_spec(spec: &str, ruleset: &Ruleset) -> anyhow::Result<String> {
+    let agent = parse_agent(spec, ruleset).with_context(|| format!("bad agent spec '{spec}'"))?;
     Ok(agent.spec().to_string())
 }
 
@@ -255,8 +256,8 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         Some(_) => format!("{}@{}x{}", rs.id, rs.width, rs.height),
         None => rs.id.clone(),
     };
-    let a = canonical_spec(&args.white)?;
-    let b = canonical_spec(&args.black)?;
+    let a = canonical_spec(&args.white, &rs)?;
+    let b = canonical_spec(&args.black, &rs)?;
     if args.ply_cap == 0 {
         anyhow::bail!("--ply-cap must be at least 1");
     }

@@ -151,7 +151,13 @@ impl Survey {
         }
         let mut pairings: Vec<(String, String)> = Vec::new();
         for [a, b] in &config.pairings {
-            let p = (canonical_spec(a).context("in `pairings`")?, canonical_spec(b).context("in `pairings`")?);
+            // Every agent must be able to play every ruleset's board (an `az` model is
+            // made for one board size).
+            let mut p = (String::new(), String::new());
+            for (label, rs) in &rulesets {
+                let ctx = || format!("in `pairings`, for ruleset '{label}'");
+                p = (canonical_spec(a, rs).with_context(ctx)?, canonical_spec(b, rs).with_context(ctx)?);
+            }
             if pairings.contains(&p) {
                 bail!("pairing [\"{}\", \"{}\"] is listed twice in `pairings`", p.0, p.1);
             }

@@ -1,0 +1,206 @@
+//! The AlphaZero player (`az:model=PATH[,sims=N][,c=C][,leaves=L]`) and
+//! [`parse_agent`], which builds any agent spec for a given ruleset.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+
+use burn::module::Module;
+use latrunculi_agents::{Agent, AgentError};
+use latrunculi_rules::{Move, Position, Ruleset};
+
+use crate::checkpoint::{self, CheckpointMeta};
+use crate::model::Network;
+use crate::search::{BoardTables, SearchConfig, Tree, search};
+use crate::AzError;
+
+/// Every agent spec [`parse_agent`] accepts.
+pub const VALID_AGENTS: &str =
+    "random, greedy, mcts:sims=N[,depth=D][,c=C], alphabeta:depth=N[,tt=MB], az:model=PATH[,sims=N][,c=C][,leaves=L]";
+
+/// Builds an agent from its spec for games of `ruleset`: the baselines of
+/// `latrunculi-agents`, or `az:model=PATH[,sims=N][,c=C][,leaves=L]` (defaults: 200
+/// simulations, `c` 1.5, 8 leaves per batch). A model file that is missing, damaged or
+/// made for another board size is an error naming the file.
+pub fn parse_agent(spec: &str, ruleset: &Ruleset) -> Result<Box<dyn Agent>, AzError> {
+    let trimmed = spec.trim();
+    match trimmed.split_once(':') {
+        Some((name, params)) if name.trim() == "az" => Ok(Box::new(AzAgent::from_spec(trimmed, params, ruleset)?)),
+        None if trimmed == "az" => Err(AgentError::MissingKey {
+            agent: "az".into(),
+            key: "model",
+            usage: "az:model=PATH[,sims=N][,c=C][,leaves=L]",
+        }
+        .into()),
+        _ => latrunculi_agents::parse_agent(trimmed).map_err(|e| match e {
+            AgentError::UnknownAgent { name } => {
+                AzError::Mismatch(format!("unknown agent '{name}' (valid agents: {VALID_AGENTS})"))
+            }
+            other => other.into(),
+        }),
+    }
+}
+
+/// A loaded model's identity: its path, size and modification time (a file rewritten
+/// since, such as a training run's `latest.az`, is loaded again).
+type ModelKey = (PathBuf, u64, Option<std::time::SystemTime>);
+
+/// Networks loaded by path, so that many games share one load.
+fn model_cache() -> &'static Mutex<HashMap<ModelKey, (CheckpointMeta, Network)>> {
+    static CACHE: OnceLock<Mutex<HashMap<ModelKey, (CheckpointMeta, Network)>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+fn load_cached(path: &Path) -> Result<(CheckpointMeta, Network), AzError> {
+    let file = std::fs::metadata(path)
+        .map_err(|source| crate::CheckpointError::Io { path: path.to_path_buf(), source })?;
+    let key = (path.canonicalize().unwrap_or_else(|_| path.to_path_buf()), file.len(), file.modified().ok());
+    if let Ok(cache) = model_cache().lock()
+        && let Some(hit) = cache.get(&key)
+    {
+        return Ok(hit.clone());
+    }
+    let (meta, net) = checkpoint::load(path, &crate::device::inference())?;
+    let net = net.valid();
+    if let Ok(mut cache) = model_cache().lock() {
+        cache.insert(key, (meta.clone(), net.clone()));
+    }
+    Ok((meta, net))
+}
+
+/// Checks that a network made for `meta`'s board can play `ruleset`'s games.
+pub fn check_board(meta: &CheckpointMeta, ruleset: &Ruleset, what: &str) -> Result<(), AzError> {
+    let tables = BoardTables::new(ruleset);
+    if meta.width != ruleset.width as usize
+        || meta.height != ruleset.height as usize
+        || meta.planes != tables.shape[0]
+        || meta.actions != tables.actions()
+    {
+        return Err(AzError::Mismatch(format!(
+            "{what} was trained for {} on a {}x{} board; this game is {} on {}x{} (board sizes must match)",
+            meta.ruleset, meta.width, meta.height, ruleset.id, ruleset.width, ruleset.height
+        )));
+    }
+    Ok(())
+}
+
+/// The AlphaZero player: PUCT search guided by a network, no noise, the most visited
+/// move, and the tree kept between moves.
+pub struct AzAgent {
+    spec: String,
+    net: Network,
+    tables: BoardTables,
+    cfg: SearchConfig,
+    tree: Option<Tree>,
+    seed: u64,
+    evals: u64,
+}
+
+impl AzAgent {
+    /// An agent playing with `net` (on an inference device) under `cfg`.
+    pub fn new(spec: &str, net: Network, ruleset: &Ruleset, cfg: SearchConfig) -> AzAgent {
+        AzAgent {
+            spec: spec.to_string(),
+            net,
+            tables: BoardTables::new(ruleset),
+            cfg: SearchConfig { dirichlet_frac: 0.0, ..cfg },
+            tree: None,
+            seed: 0,
+            evals: 0,
+        }
+    }
+
+    fn from_spec(spec: &str, params: &str, ruleset: &Ruleset) -> Result<AzAgent, AzError> {
+        const VALID: &str = "model, sims, c, leaves";
+        let agent = || "az".to_string();
+        let bad = |key: &str, value: &str, expected: &'static str| AgentError::BadValue {
+            agent: agent(),
+            key: key.to_string(),
+            value: value.to_string(),
+            expected,
+        };
+        let mut model: Option<String> = None;
+        let mut cfg = SearchConfig::default();
+        let mut seen: Vec<String> = Vec::new();
+        for part in params.split(',').filter(|p| !p.trim().is_empty()) {
+            let (k, v) = part
+                .split_once('=')
+                .map(|(k, v)| (k.trim(), v.trim()))
+                .ok_or_else(|| AgentError::Malformed { agent: agent(), part: part.to_string(), valid: VALID })?;
+            if seen.iter().any(|s| s == k) {
+                return Err(AgentError::DuplicateKey { agent: agent(), key: k.to_string() }.into());
+            }
+            seen.push(k.to_string());
+            match k {
+                "model" => model = Some(v.to_string()),
+                "sims" => {
+                    cfg.sims = v.parse().ok().filter(|&n: &u32| n > 0).ok_or_else(|| bad(k, v, "a positive integer"))?
+                }
+                "c" => {
+                    cfg.c_puct = v
+                        .parse()
+                        .ok()
+                        .filter(|c: &f32| c.is_finite() && *c >= 0.0)
+                        .ok_or_else(|| bad(k, v, "a finite number >= 0"))?
+                }
+                "leaves" => {
+                    cfg.leaves_per_round = v
+                        .parse()
+                        .ok()
+                        .filter(|&n: &u32| (1..=256).contains(&n))
+                        .ok_or_else(|| bad(k, v, "an integer from 1 to 256"))?
+                }
+                _ => return Err(AgentError::UnknownKey { agent: agent(), key: k.to_string(), valid: VALID }.into()),
+            }
+        }
+        let model = model.ok_or_else(|| AgentError::MissingKey {
+            agent: agent(),
+            key: "model",
+            usage: "az:model=PATH[,sims=N][,c=C][,leaves=L]",
+        })?;
+        let path = Path::new(&model);
+        let (meta, net) = load_cached(path)?;
+        check_board(&meta, ruleset, &format!("model {}", path.display()))?;
+        Ok(AzAgent::new(spec, net, ruleset, cfg))
+    }
+
+    /// Network evaluations made so far.
+    pub fn evaluations(&self) -> u64 {
+        self.evals
+    }
+
+    /// Runs the search from `pos` and returns the tree (for tests and analysis).
+    pub fn search_position(&mut self, pos: &Position) -> Result<&Tree, AzError> {
+        let cfg = self.cfg;
+        if let Some(t) = self.tree.as_mut() {
+            t.advance_to(pos, &cfg);
+        }
+        let tree = self.tree.get_or_insert_with(|| Tree::new(pos.clone(), self.seed, false));
+        self.evals += search(std::slice::from_mut(tree), &self.net, &cfg, &self.tables)?.evaluations;
+        Ok(tree)
+    }
+}
+
+impl Agent for AzAgent {
+    fn spec(&self) -> &str {
+        &self.spec
+    }
+
+    fn new_game(&mut self, seed: u64) {
+        self.seed = seed;
+        self.tree = None;
+    }
+
+    fn select(&mut self, pos: &Position) -> Move {
+        let cfg = self.cfg;
+        // Shapes are checked when the agent is built, so the search cannot fail on them;
+        // a failure here is a bug, reported with the position.
+        if let Err(e) = self.search_position(pos) {
+            panic!("az search failed at ply {} ({}): {e}", pos.ply(), pos.to_setup().to_fen());
+        }
+        let tree = self.tree.as_mut().expect("search_position keeps a tree");
+        let mv = tree.choose(0.0).unwrap_or_else(|| pos.legal_move_list()[0]);
+        tree.advance(mv, &cfg);
+        mv
+    }
+}

@@ -1,0 +1,49 @@
+//! Throughput of the network and of search: network evaluations per second at given
+//! batch sizes, and search simulations per second in self-play (where leaves of many
+//! games share one batch), so that the search overhead is their ratio.
+
+use std::time::{Duration, Instant};
+
+use latrunculi_rules::Ruleset;
+
+use crate::AzError;
+use crate::model::Network;
+use crate::search::{BoardTables, Evaluator, SearchConfig};
+use crate::selfplay::{SelfPlayConfig, self_play};
+
+/// Network evaluations per second at `batch`, measured for about `seconds` (at least
+/// two batches) on positions of `ruleset`'s start.
+pub fn network_evals_per_second(net: &Network, ruleset: &Ruleset, batch: usize, seconds: f64) -> Result<f64, AzError> {
+    let tables = BoardTables::new(ruleset);
+    let pos = latrunculi_rules::Position::new(ruleset);
+    let mut one = vec![0.0f32; tables.obs_len()];
+    let view = ndarray::ArrayViewMut3::from_shape(tables.shape, &mut one[..]).map_err(|e| AzError::Tensor(e.to_string()))?;
+    tables.encoder.write(&pos, view).map_err(|e| AzError::Tensor(e.to_string()))?;
+    let obs: Vec<f32> = one.iter().copied().cycle().take(one.len() * batch).collect();
+    // Warm-up.
+    net.evaluate(obs.clone(), batch, tables.shape)?;
+    let budget = Duration::from_secs_f64(seconds);
+    let start = Instant::now();
+    let mut done = 0u64;
+    while done < 2 || start.elapsed() < budget {
+        net.evaluate(obs.clone(), batch, tables.shape)?;
+        done += 1;
+    }
+    Ok(done as f64 * batch as f64 / start.elapsed().as_secs_f64())
+}
+
+/// Self-play throughput: (network evaluations per second, positions per second, mean
+/// leaves per batch), playing `games` games `parallel` at a time with `search`.
+pub fn selfplay_throughput(
+    net: &Network,
+    ruleset: &Ruleset,
+    search: SearchConfig,
+    games: u32,
+    parallel: u32,
+    ply_cap: u32,
+) -> Result<(f64, f64, f64), AzError> {
+    let cfg = SelfPlayConfig { games, parallel, search, temperature_plies: 20, ply_cap, seed: 7 };
+    let out = self_play(net, ruleset, &cfg, None)?;
+    let s = out.seconds.max(1e-9);
+    Ok((out.evaluations as f64 / s, out.positions as f64 / s, out.batch_mean()))
+}

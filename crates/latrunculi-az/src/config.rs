@@ -1,0 +1,291 @@
+//! The training configuration (`configs/train/*.toml`). Every key has a default;
+//! unknown keys are errors naming the file and line.
+
+use std::path::Path;
+
+use latrunculi_rules::Ruleset;
+use serde::{Deserialize, Serialize};
+
+use crate::AzError;
+use crate::model::NetworkConfig;
+use crate::search::SearchConfig;
+use crate::selfplay::SelfPlayConfig;
+
+/// A training run's configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TrainConfig {
+    /// Ruleset id (built in or in the rules folder) or path to a ruleset TOML.
+    pub ruleset: String,
+    /// Board size `WxH` overriding the ruleset's (empty: the ruleset's own).
+    pub board: String,
+    /// Seed of everything random in the run.
+    pub seed: u64,
+    /// Iterations (self-play → training → checkpoint) to run in all.
+    pub iterations: u32,
+    /// Stop starting new iterations after this many seconds of the run (0: no limit).
+    pub time_limit_s: u64,
+    /// Network size.
+    pub network: NetworkSection,
+    /// Self-play.
+    pub selfplay: SelfPlaySection,
+    /// Gradient descent.
+    pub training: TrainingSection,
+    /// The small fixed match logged each iteration.
+    pub evaluation: EvaluationSection,
+}
+
+impl Default for TrainConfig {
+    fn default() -> TrainConfig {
+        TrainConfig {
+            ruleset: "kowalski".into(),
+            board: String::new(),
+            seed: 1,
+            iterations: 10,
+            time_limit_s: 0,
+            network: NetworkSection::default(),
+            selfplay: SelfPlaySection::default(),
+            training: TrainingSection::default(),
+            evaluation: EvaluationSection::default(),
+        }
+    }
+}
+
+/// `[network]`: the size of the residual tower.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct NetworkSection {
+    /// Residual blocks.
+    pub blocks: usize,
+    /// Channels.
+    pub channels: usize,
+    /// Policy-head channels.
+    pub policy_channels: usize,
+    /// Value-head hidden units.
+    pub value_hidden: usize,
+}
+
+impl Default for NetworkSection {
+    fn default() -> NetworkSection {
+        NetworkSection { blocks: 4, channels: 32, policy_channels: 2, value_hidden: 64 }
+    }
+}
+
+/// `[selfplay]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SelfPlaySection {
+    /// Games per iteration.
+    pub games_per_iteration: u32,
+    /// Games played at once (their leaves share one network batch).
+    pub parallel_games: u32,
+    /// Search visits per move.
+    pub sims: u32,
+    /// Leaves per tree per batch (virtual loss above 1).
+    pub leaves_per_round: u32,
+    /// PUCT exploration constant.
+    pub c_puct: f32,
+    /// Dirichlet concentration of the root noise.
+    pub dirichlet_alpha: f32,
+    /// Weight of the root noise.
+    pub dirichlet_frac: f32,
+    /// Plies played with temperature 1 (then the most visited move).
+    pub temperature_plies: u32,
+    /// Ply cap of self-play games (reached: a draw).
+    pub ply_cap: u32,
+}
+
+impl Default for SelfPlaySection {
+    fn default() -> SelfPlaySection {
+        SelfPlaySection {
+            games_per_iteration: 64,
+            parallel_games: 64,
+            sims: 100,
+            leaves_per_round: 4,
+            c_puct: 1.5,
+            dirichlet_alpha: 0.3,
+            dirichlet_frac: 0.25,
+            temperature_plies: 20,
+            ply_cap: 300,
+        }
+    }
+}
+
+/// `[training]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TrainingSection {
+    /// Replay window: samples of the most recent this many games.
+    pub window_games: u32,
+    /// Minibatch size.
+    pub batch_size: usize,
+    /// Gradient steps per iteration.
+    pub steps_per_iteration: u32,
+    /// AdamW learning rate.
+    pub learning_rate: f64,
+    /// AdamW decoupled weight decay (the L2 term).
+    pub weight_decay: f32,
+    /// Left–right mirror augmentation (each sample mirrored with probability 1/2).
+    pub mirror: bool,
+}
+
+impl Default for TrainingSection {
+    fn default() -> TrainingSection {
+        TrainingSection {
+            window_games: 500,
+            batch_size: 128,
+            steps_per_iteration: 100,
+            learning_rate: 1e-3,
+            weight_decay: 1e-4,
+            mirror: true,
+        }
+    }
+}
+
+/// `[evaluation]`: the match against `random` and `mcts:sims=100` logged per iteration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EvaluationSection {
+    /// Games against each opponent (colours alternated; 0: no match).
+    pub games: u32,
+    /// Search visits of the network's side.
+    pub sims: u32,
+    /// Play the match every this many iterations (and at the last).
+    pub every: u32,
+}
+
+impl Default for EvaluationSection {
+    fn default() -> EvaluationSection {
+        EvaluationSection { games: 10, sims: 100, every: 1 }
+    }
+}
+
+impl TrainConfig {
+    /// Parses a configuration; `origin` (the file name) is named in errors.
+    pub fn from_toml_str(text: &str, origin: &str) -> Result<TrainConfig, AzError> {
+        let cfg: TrainConfig = toml::from_str(text).map_err(|e| AzError::Config(format!("{origin}: {e}")))?;
+        cfg.validate().map_err(|m| AzError::Config(format!("{origin}: {m}")))?;
+        Ok(cfg)
+    }
+
+    /// Reads a configuration file.
+    pub fn from_file(path: &Path) -> Result<TrainConfig, AzError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| AzError::Io { path: path.to_path_buf(), message: e.to_string() })?;
+        TrainConfig::from_toml_str(&text, &path.display().to_string())
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        let positive = [
+            ("iterations", self.iterations as u64),
+            ("network.blocks", self.network.blocks as u64),
+            ("network.channels", self.network.channels as u64),
+            ("network.policy_channels", self.network.policy_channels as u64),
+            ("network.value_hidden", self.network.value_hidden as u64),
+            ("selfplay.games_per_iteration", self.selfplay.games_per_iteration as u64),
+            ("selfplay.parallel_games", self.selfplay.parallel_games as u64),
+            ("selfplay.sims", self.selfplay.sims as u64),
+            ("selfplay.leaves_per_round", self.selfplay.leaves_per_round as u64),
+            ("selfplay.ply_cap", self.selfplay.ply_cap as u64),
+            ("training.window_games", self.training.window_games as u64),
+            ("training.batch_size", self.training.batch_size as u64),
+            ("evaluation.sims", self.evaluation.sims as u64),
+            ("evaluation.every", self.evaluation.every as u64),
+        ];
+        if let Some((k, _)) = positive.iter().find(|(_, v)| *v == 0) {
+            return Err(format!("{k} must be at least 1"));
+        }
+        if self.network.blocks > 40 || self.network.channels > 512 {
+            return Err("network too large (at most 40 blocks of 512 channels)".into());
+        }
+        if !(self.training.learning_rate > 0.0 && self.training.learning_rate.is_finite()) {
+            return Err("training.learning_rate must be a positive number".into());
+        }
+        if !(0.0..=1.0).contains(&self.selfplay.dirichlet_frac) {
+            return Err("selfplay.dirichlet_frac must be between 0 and 1".into());
+        }
+        if self.selfplay.dirichlet_alpha <= 0.0 || self.selfplay.c_puct < 0.0 {
+            return Err("selfplay.dirichlet_alpha must be > 0 and selfplay.c_puct >= 0".into());
+        }
+        Ok(())
+    }
+
+    /// The ruleset, resolved against `rules_dir` and resized to `board` if given.
+    pub fn load_ruleset(&self, rules_dir: Option<&Path>) -> Result<Ruleset, AzError> {
+        let rs = Ruleset::resolve(&self.ruleset, rules_dir).map_err(|e| AzError::Config(e.to_string()))?;
+        if self.board.trim().is_empty() {
+            return Ok(rs);
+        }
+        let (w, h) = self
+            .board
+            .trim()
+            .split_once(['x', 'X'])
+            .and_then(|(w, h)| Some((w.trim().parse::<u8>().ok()?, h.trim().parse::<u8>().ok()?)))
+            .ok_or_else(|| AzError::Config(format!("board '{}' is not WxH (e.g. 8x8)", self.board)))?;
+        rs.with_board(w, h).map_err(|e| AzError::Config(e.to_string()))
+    }
+
+    /// The network configuration for a ruleset's board.
+    pub fn network_config(&self, ruleset: &Ruleset) -> NetworkConfig {
+        let tables = crate::search::BoardTables::new(ruleset);
+        NetworkConfig::new(tables.shape[0], ruleset.width as usize, ruleset.height as usize, tables.actions())
+            .with_blocks(self.network.blocks)
+            .with_channels(self.network.channels)
+            .with_policy_channels(self.network.policy_channels)
+            .with_value_hidden(self.network.value_hidden)
+    }
+
+    /// Search settings of self-play.
+    pub fn search_config(&self) -> SearchConfig {
+        SearchConfig {
+            sims: self.selfplay.sims,
+            c_puct: self.selfplay.c_puct,
+            leaves_per_round: self.selfplay.leaves_per_round,
+            virtual_loss: 1.0,
+            fpu: 0.0,
+            dirichlet_alpha: self.selfplay.dirichlet_alpha,
+            dirichlet_frac: self.selfplay.dirichlet_frac,
+        }
+    }
+
+    /// Self-play settings of iteration `iteration`.
+    pub fn selfplay_config(&self, iteration: u32) -> SelfPlayConfig {
+        SelfPlayConfig {
+            games: self.selfplay.games_per_iteration,
+            parallel: self.selfplay.parallel_games,
+            search: self.search_config(),
+            temperature_plies: self.selfplay.temperature_plies,
+            ply_cap: self.selfplay.ply_cap,
+            seed: latrunculi_rules::splitmix64(self.seed ^ (iteration as u64).wrapping_mul(0x9E37_79B9)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_fill_missing_keys_and_unknown_keys_are_errors() {
+        let cfg = TrainConfig::from_toml_str("ruleset = \"xxi\"\n[selfplay]\nsims = 50\n", "a.toml").unwrap();
+        assert_eq!(cfg.ruleset, "xxi");
+        assert_eq!(cfg.selfplay.sims, 50);
+        assert_eq!(cfg.selfplay.ply_cap, SelfPlaySection::default().ply_cap);
+        let err = TrainConfig::from_toml_str("ruleset = \"xxi\"\n[selfplay]\nsimz = 50\n", "b.toml").unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("b.toml") && text.contains("simz") && text.contains("line 3"), "{text}");
+        let err = TrainConfig::from_toml_str("[training]\nbatch_size = 0\n", "c.toml").unwrap_err();
+        assert!(err.to_string().contains("training.batch_size"), "{err}");
+    }
+
+    #[test]
+    fn board_override_and_bad_rulesets() {
+        let cfg = TrainConfig::from_toml_str("ruleset = \"kowalski\"\nboard = \"6x5\"\n", "a.toml").unwrap();
+        let rs = cfg.load_ruleset(None).unwrap();
+        assert_eq!((rs.width, rs.height), (6, 5));
+        let cfg = TrainConfig::from_toml_str("ruleset = \"nonesuch\"\n", "a.toml").unwrap();
+        assert!(cfg.load_ruleset(None).unwrap_err().to_string().contains("nonesuch"));
+        let cfg = TrainConfig::from_toml_str("board = \"13x8\"\n", "a.toml").unwrap();
+        assert!(cfg.load_ruleset(None).is_err());
+    }
+}

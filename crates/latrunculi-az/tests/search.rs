@@ -1,0 +1,133 @@
+//! Search with a uniform network: tactics found by terminal values alone, tree reuse,
+//! batching across games, and the self-play value targets.
+
+use latrunculi_az::search::{SearchConfig, Tree, search};
+use latrunculi_az::selfplay::{SelfPlayConfig, self_play};
+use latrunculi_az::{BoardTables, UniformEvaluator};
+use latrunculi_rules::{Color, Move, Position, Ruleset, Setup, Square};
+use latrunculi_sim::observation::WHITE_TO_MOVE;
+
+fn sq(s: &str) -> Square {
+    s.parse().unwrap()
+}
+
+fn pos(ruleset: &str, fen: &str) -> Position {
+    let rs = Ruleset::builtin(ruleset).unwrap();
+    Position::from_setup(&rs, &Setup::from_fen(fen).unwrap()).unwrap()
+}
+
+/// The moves of `p` that end the game at once with a win for the mover.
+fn winning_moves(p: &Position) -> Vec<Move> {
+    p.legal_move_list()
+        .into_iter()
+        .filter(|&m| {
+            let mut q = p.clone();
+            q.play(m);
+            q.outcome().is_some_and(|o| o.winner == Some(p.side_to_move()))
+        })
+        .collect()
+}
+
+fn best_move(ruleset: &str, p: &Position, sims: u32, seed: u64) -> Move {
+    let rs = Ruleset::builtin(ruleset).unwrap();
+    let tables = BoardTables::new(&rs);
+    let eval = UniformEvaluator { actions: tables.actions() };
+    let cfg = SearchConfig { sims, ..SearchConfig::default() };
+    let mut trees = vec![Tree::new(p.clone(), seed, false)];
+    search(&mut trees, &eval, &cfg, &tables).unwrap();
+    assert!(trees[0].root_visits() >= sims);
+    trees[0].choose(0.0).unwrap()
+}
+
+#[test]
+fn uniform_network_finds_mate_in_one() {
+    // Kowalski: c7-a7 shuts the black Dux on a8 in; it is the only winning move.
+    let p = pos("kowalski", "dS10/2S9/12/11s/12/12/12/11D w");
+    let mate = Move::movement(sq("c7"), sq("a7"));
+    assert_eq!(winning_moves(&p), vec![mate]);
+    for seed in 0..3 {
+        assert_eq!(best_move("kowalski", &p, 800, seed), mate, "seed {seed}");
+    }
+}
+
+#[test]
+fn uniform_network_finds_a_winning_capture() {
+    // XXI: d1-d4 captures Black's last soldier (e4, against f4) and wins (bare Dux).
+    let p = pos("xxi", "5d4/10/10/10/4sS4/10/10/3S5D w");
+    let capture = Move::movement(sq("d1"), sq("d4"));
+    assert_eq!(winning_moves(&p), vec![capture]);
+    let mut q = p.clone();
+    assert_eq!(q.play(capture).captured(), vec![sq("e4")]);
+    for seed in 0..3 {
+        assert_eq!(best_move("xxi", &p, 800, seed), capture, "seed {seed}");
+    }
+}
+
+#[test]
+fn batched_search_equals_search_alone_and_reuse_keeps_the_subtree() {
+    let rs = Ruleset::builtin("kowalski").unwrap().with_board(6, 6).unwrap();
+    let tables = BoardTables::new(&rs);
+    let eval = UniformEvaluator { actions: tables.actions() };
+    let cfg = SearchConfig { sims: 120, leaves_per_round: 4, ..SearchConfig::default() };
+    let start = Position::new(&rs);
+    let mut together: Vec<Tree> = (0..3).map(|s| Tree::new(start.clone(), s, false)).collect();
+    search(&mut together, &eval, &cfg, &tables).unwrap();
+    for (s, t) in together.iter().enumerate() {
+        let mut alone = vec![Tree::new(start.clone(), s as u64, false)];
+        search(&mut alone, &eval, &cfg, &tables).unwrap();
+        assert_eq!(alone[0].root_children(), t.root_children(), "tree {s}");
+    }
+    // Reuse: after a move, the new root keeps the visits its node had.
+    let mut tree = together.pop().unwrap();
+    let mv = tree.choose(0.0).unwrap();
+    let visits = tree.root_children().iter().find(|c| c.mv == mv).unwrap().visits;
+    let before = tree.len();
+    tree.advance(mv, &cfg);
+    assert_eq!(tree.root_visits(), visits);
+    assert!(tree.len() < before);
+    let mut after = start.clone();
+    after.play(mv);
+    assert_eq!(tree.root().hash(), after.hash());
+    // Searching on tops the reused tree up to the budget again.
+    search(std::slice::from_mut(&mut tree), &eval, &cfg, &tables).unwrap();
+    assert!(tree.root_visits() >= cfg.sims);
+}
+
+#[test]
+fn self_play_value_targets_have_the_right_sign_for_both_colours() {
+    let rs = Ruleset::builtin("kowalski").unwrap().with_board(5, 5).unwrap();
+    let tables = BoardTables::new(&rs);
+    let eval = UniformEvaluator { actions: tables.actions() };
+    let cfg = SelfPlayConfig {
+        games: 12,
+        parallel: 6,
+        search: SearchConfig { sims: 16, dirichlet_frac: 0.25, ..SearchConfig::default() },
+        temperature_plies: 200,
+        ply_cap: 150,
+        seed: 3,
+    };
+    let out = self_play(&eval, &rs, &cfg, None).unwrap();
+    assert_eq!(out.games.len(), 12);
+    let plane = tables.shape[1] * tables.shape[2];
+    let mut decisive = [0; 2];
+    for (summary, samples) in &out.games {
+        assert_eq!(samples.len() as u32, summary.plies);
+        for s in samples {
+            let white_to_move = s.obs[WHITE_TO_MOVE * plane] == 1.0;
+            let mover = if white_to_move { Color::White } else { Color::Black };
+            let expected = match summary.winner {
+                Some(w) if w == mover => 1.0,
+                Some(_) => -1.0,
+                None => 0.0,
+            };
+            assert_eq!(s.value, expected, "ply {}", s.ply);
+            let total: f32 = s.policy.iter().map(|p| p.1).sum();
+            assert!((total - 1.0).abs() < 1e-4);
+        }
+        if let Some(w) = summary.winner {
+            decisive[w.index()] += 1;
+        }
+    }
+    // Both colours won some game, so both signs were checked for both colours.
+    assert!(decisive[0] > 0 && decisive[1] > 0, "wins by colour: {decisive:?}");
+}

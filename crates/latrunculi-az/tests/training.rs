@@ -1,0 +1,134 @@
+//! A tiny training run end to end (seconds), resuming a stopped run, and the errors a
+//! user meets: an occupied run folder, a changed config, bad agent specs and models.
+
+use std::fs;
+use std::path::PathBuf;
+
+use latrunculi_az::parse_agent;
+use latrunculi_az::train::{LOG_HEADER, RunOptions, run};
+use latrunculi_rules::{Position, Ruleset};
+
+const TINY: &str = r#"
+ruleset = "kowalski"
+board = "5x5"
+seed = 7
+iterations = 2
+
+[network]
+blocks = 1
+channels = 8
+
+[selfplay]
+games_per_iteration = 4
+parallel_games = 4
+sims = 8
+ply_cap = 60
+
+[training]
+batch_size = 16
+steps_per_iteration = 3
+
+[evaluation]
+games = 2
+sims = 8
+"#;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("latrunculi-az-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    dir
+}
+
+fn quiet(resume: bool) -> RunOptions {
+    RunOptions { resume, rules_dir: None, quiet: true }
+}
+
+fn log_iterations(dir: &std::path::Path) -> Vec<u32> {
+    let text = fs::read_to_string(dir.join("train_log.csv")).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(LOG_HEADER));
+    lines.map(|l| l.split(',').next().unwrap().parse().unwrap()).collect()
+}
+
+#[test]
+fn a_tiny_run_trains_checkpoints_and_resumes() {
+    let dir = scratch("run");
+    let state = run(TINY, "tiny.toml", &dir, &quiet(false)).unwrap();
+    assert_eq!(state.iteration, 2);
+    assert_eq!(state.games, 8);
+    assert_eq!(log_iterations(&dir), vec![1, 2]);
+    for f in ["config.toml", "latest.az", "optimizer.bin", "buffer.bin", "state.toml"] {
+        assert!(dir.join(f).is_file(), "{f}");
+    }
+    for it in 0..=2 {
+        assert!(dir.join(format!("checkpoints/iter-{it:04}.az")).is_file());
+    }
+    // Every row is complete; losses are numbers; the match ran at the last iteration.
+    let text = fs::read_to_string(dir.join("train_log.csv")).unwrap();
+    let last: Vec<&str> = text.lines().last().unwrap().split(',').collect();
+    assert_eq!(last.len(), LOG_HEADER.split(',').count());
+    assert!(last[4].parse::<f64>().unwrap() > 0.0, "policy loss");
+    let score: f64 = last[11].parse().unwrap();
+    assert!((0.0..=1.0).contains(&score));
+
+    // The trained network plays through the agent spec.
+    let rs = Ruleset::builtin("kowalski").unwrap().with_board(5, 5).unwrap();
+    let spec = format!("az:model={},sims=8", dir.join("latest.az").display());
+    let mut agent = parse_agent(&spec, &rs).unwrap();
+    agent.new_game(1);
+    let p = Position::new(&rs);
+    assert!(p.is_legal(agent.select(&p)));
+
+    // A second start without --resume refuses to touch the run.
+    let err = run(TINY, "tiny.toml", &dir, &quiet(false)).unwrap_err().to_string();
+    assert!(err.contains("--resume"), "{err}");
+    // A changed configuration is refused on resume.
+    let changed = TINY.replace("iterations = 2", "iterations = 2\ntime_limit_s = 5");
+    let err = run(&changed, "other.toml", &dir, &quiet(true)).unwrap_err().to_string();
+    assert!(err.contains("differs"), "{err}");
+
+    // Simulate a crash during iteration 2: the commit point says 1, a half-written row.
+    fs::write(dir.join("state.toml"), fs::read_to_string(dir.join("state.toml")).unwrap().replace("iteration = 2", "iteration = 1")).unwrap();
+    let mut log = fs::read_to_string(dir.join("train_log.csv")).unwrap();
+    log.push_str("3,12,4");
+    fs::write(dir.join("train_log.csv"), log).unwrap();
+    let state = run(TINY, "tiny.toml", &dir, &quiet(true)).unwrap();
+    assert_eq!(state.iteration, 2);
+    assert_eq!(log_iterations(&dir), vec![1, 2]);
+    // Resuming a finished run does nothing more.
+    let again = run(TINY, "tiny.toml", &dir, &quiet(true)).unwrap();
+    assert_eq!(again.iteration, 2);
+    assert_eq!(log_iterations(&dir), vec![1, 2]);
+    fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_az_specs_and_models_are_clear_errors() {
+    let rs = Ruleset::builtin("kowalski").unwrap();
+    let err = |spec: &str| parse_agent(spec, &rs).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(err("az:model=/nonexistent/x.az").contains("/nonexistent/x.az"));
+    assert!(err("az:sims=10").contains("model"));
+    assert!(err("az").contains("model"));
+    assert!(err("az:model=a.az,speed=3").contains("speed"));
+    assert!(err("az:model=a.az,sims=0").contains("sims"));
+    assert!(err("alphazero").contains("unknown agent"));
+    assert!(parse_agent("mcts:sims=10", &rs).is_ok());
+
+    // A model made for another board size.
+    let dir = scratch("board");
+    fs::create_dir_all(&dir).unwrap();
+    let small = Ruleset::builtin("kowalski").unwrap().with_board(5, 5).unwrap();
+    let cfg = latrunculi_az::TrainConfig::default().network_config(&small).with_blocks(1).with_channels(4);
+    let net = cfg.init(&latrunculi_az::device::inference());
+    let meta = latrunculi_az::CheckpointMeta::new(&cfg, "kowalski", small.params_hash(), 0);
+    let path = dir.join("small.az");
+    latrunculi_az::checkpoint::save(&path, &net, &meta).unwrap();
+    let e = err(&format!("az:model={}", path.display()));
+    assert!(e.contains("5x5") && e.contains("12x8"), "{e}");
+    // A truncated model file.
+    let bytes = fs::read(&path).unwrap();
+    fs::write(&path, &bytes[..bytes.len() / 3]).unwrap();
+    let e = parse_agent(&format!("az:model={}", path.display()), &small).err().unwrap().to_string();
+    assert!(e.contains("truncated") && e.contains("small.az"), "{e}");
+    fs::remove_dir_all(&dir).ok();
+}
