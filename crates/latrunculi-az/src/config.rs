@@ -288,4 +288,20 @@ mod tests {
         let cfg = TrainConfig::from_toml_str("board = \"13x8\"\n", "a.toml").unwrap();
         assert!(cfg.load_ruleset(None).is_err());
     }
+
+    #[test]
+    fn every_shipped_training_config_is_valid() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/train");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                let cfg = TrainConfig::from_file(&path).unwrap();
+                let rs = cfg.load_ruleset(None).unwrap();
+                assert!(cfg.network_config(&rs).actions > 0, "{}", path.display());
+                seen += 1;
+            }
+        }
+        assert!(seen >= 5, "configs/train holds {seen} configs");
+    }
 }
