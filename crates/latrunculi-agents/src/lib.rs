@@ -203,11 +203,13 @@ pub fn parse_agent(spec: &str) -> Result<Box<dyn Agent>, AgentError> {
     }
 }
 
-fn bad(agent: &str, key: &str, value: &str, expected: &'static str) -> AgentError {
+/// A [`AgentError::BadValue`] for `key=value` of `agent`.
+pub fn bad(agent: &str, key: &str, value: &str, expected: &'static str) -> AgentError {
     AgentError::BadValue { agent: agent.to_string(), key: key.to_string(), value: value.to_string(), expected }
 }
 
-fn positive(agent: &str, key: &str, value: &str) -> Result<u32, AgentError> {
+/// Parses a positive integer parameter, or a [`AgentError::BadValue`].
+pub fn positive(agent: &str, key: &str, value: &str) -> Result<u32, AgentError> {
     value.parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| bad(agent, key, value, "a positive integer"))
 }
 
@@ -215,8 +217,10 @@ fn non_negative(agent: &str, key: &str, value: &str) -> Result<u32, AgentError> 
     value.parse::<u32>().map_err(|_| bad(agent, key, value, "a non-negative integer"))
 }
 
-/// Splits `k=v,k=v`, checking keys against `keys` and rejecting duplicates.
-fn key_values<'a>(
+/// Splits an agent's parameters `k=v,k=v`, checking keys against `keys` (`valid` lists
+/// them for error messages) and rejecting malformed parts and duplicates. Agents built
+/// outside this crate (e.g. `az`) parse their specs with it too.
+pub fn key_values<'a>(
     agent: &str,
     params: &'a str,
     keys: &[&'static str],

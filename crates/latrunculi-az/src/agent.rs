@@ -111,50 +111,32 @@ impl AzAgent {
     }
 
     fn from_spec(spec: &str, params: &str, ruleset: &Ruleset) -> Result<AzAgent, AzError> {
-        const VALID: &str = "model, sims, c, leaves";
-        let agent = || "az".to_string();
-        let bad = |key: &str, value: &str, expected: &'static str| AgentError::BadValue {
-            agent: agent(),
-            key: key.to_string(),
-            value: value.to_string(),
-            expected,
-        };
+        use latrunculi_agents::{bad, key_values, positive};
+        const AGENT: &str = "az";
         let mut model: Option<String> = None;
         let mut cfg = SearchConfig::default();
-        let mut seen: Vec<String> = Vec::new();
-        for part in params.split(',').filter(|p| !p.trim().is_empty()) {
-            let (k, v) = part
-                .split_once('=')
-                .map(|(k, v)| (k.trim(), v.trim()))
-                .ok_or_else(|| AgentError::Malformed { agent: agent(), part: part.to_string(), valid: VALID })?;
-            if seen.iter().any(|s| s == k) {
-                return Err(AgentError::DuplicateKey { agent: agent(), key: k.to_string() }.into());
-            }
-            seen.push(k.to_string());
+        for (k, v) in key_values(AGENT, params, &["model", "sims", "c", "leaves"], "model, sims, c, leaves")? {
             match k {
                 "model" => model = Some(v.to_string()),
-                "sims" => {
-                    cfg.sims = v.parse().ok().filter(|&n: &u32| n > 0).ok_or_else(|| bad(k, v, "a positive integer"))?
-                }
+                "sims" => cfg.sims = positive(AGENT, k, v)?,
                 "c" => {
                     cfg.c_puct = v
                         .parse()
                         .ok()
                         .filter(|c: &f32| c.is_finite() && *c >= 0.0)
-                        .ok_or_else(|| bad(k, v, "a finite number >= 0"))?
+                        .ok_or_else(|| bad(AGENT, k, v, "a finite number >= 0"))?
                 }
-                "leaves" => {
+                _ => {
                     cfg.leaves_per_round = v
                         .parse()
                         .ok()
                         .filter(|&n: &u32| (1..=256).contains(&n))
-                        .ok_or_else(|| bad(k, v, "an integer from 1 to 256"))?
+                        .ok_or_else(|| bad(AGENT, k, v, "an integer from 1 to 256"))?
                 }
-                _ => return Err(AgentError::UnknownKey { agent: agent(), key: k.to_string(), valid: VALID }.into()),
             }
         }
         let model = model.ok_or_else(|| AgentError::MissingKey {
-            agent: agent(),
+            agent: AGENT.to_string(),
             key: "model",
             usage: "az:model=PATH[,sims=N][,c=C][,leaves=L]",
         })?;

@@ -16,9 +16,7 @@ use crate::selfplay::{SelfPlayConfig, self_play};
 pub fn network_evals_per_second(net: &Network, ruleset: &Ruleset, batch: usize, seconds: f64) -> Result<f64, AzError> {
     let tables = BoardTables::new(ruleset);
     let pos = latrunculi_rules::Position::new(ruleset);
-    let mut one = vec![0.0f32; tables.obs_len()];
-    let view = ndarray::ArrayViewMut3::from_shape(tables.shape, &mut one[..]).map_err(|e| AzError::Tensor(e.to_string()))?;
-    tables.encoder.write(&pos, view).map_err(|e| AzError::Tensor(e.to_string()))?;
+    let one = tables.observation(&pos)?;
     let obs: Vec<f32> = one.iter().copied().cycle().take(one.len() * batch).collect();
     // Warm-up.
     net.evaluate(obs.clone(), batch, tables.shape)?;

@@ -116,12 +116,28 @@ struct Node {
     state: State,
 }
 
+impl Node {
+    /// A node not yet visited nor evaluated.
+    fn fresh(mv: Move, mover: Color, prior: f32) -> Node {
+        Node { mv, mover, prior, n: 0, w: 0.0, vl: 0, first: 0, count: 0, state: State::Fresh }
+    }
+}
+
 /// A leaf waiting for evaluation.
 #[derive(Clone, Debug)]
 struct Leaf {
     path: Vec<u32>,
     moves: Vec<Move>,
     to_move: Color,
+}
+
+/// A finished game's value for `player`: +1 won, −1 lost, 0 drawn (`winner` `None`).
+pub fn result_value(winner: Option<Color>, player: Color) -> f32 {
+    match winner {
+        Some(c) if c == player => 1.0,
+        Some(_) => -1.0,
+        None => 0.0,
+    }
 }
 
 /// Static facts about the board that every tree of a search needs.
@@ -151,6 +167,19 @@ impl BoardTables {
     /// Number of actions.
     pub fn actions(&self) -> usize {
         self.frame.size()
+    }
+
+    /// Writes the observation of `pos` into `out` (exactly [`BoardTables::obs_len`] values).
+    pub fn write_observation(&self, pos: &Position, out: &mut [f32]) -> Result<(), AzError> {
+        let view = ArrayViewMut3::from_shape(self.shape, out).map_err(|e| AzError::Tensor(e.to_string()))?;
+        self.encoder.write(pos, view).map_err(|e| AzError::Tensor(e.to_string()))
+    }
+
+    /// The observation of `pos`, as a new vector.
+    pub fn observation(&self, pos: &Position) -> Result<Vec<f32>, AzError> {
+        let mut out = vec![0.0; self.obs_len()];
+        self.write_observation(pos, &mut out)?;
+        Ok(out)
     }
 }
 
@@ -198,17 +227,7 @@ impl Tree {
     fn reset_nodes(&mut self) {
         self.nodes.clear();
         let dummy = Move::remove(latrunculi_rules::Square::new(0, 0).expect("a1 exists"));
-        self.nodes.push(Node {
-            mv: dummy,
-            mover: self.root.side_to_move().opponent(),
-            prior: 1.0,
-            n: 0,
-            w: 0.0,
-            vl: 0,
-            first: 0,
-            count: 0,
-            state: State::Fresh,
-        });
+        self.nodes.push(Node::fresh(dummy, self.root.side_to_move().opponent(), 1.0));
     }
 
     /// The root position.
@@ -244,14 +263,6 @@ impl Tree {
                 ChildStats { mv: c.mv, visits: c.n, prior: c.prior, q: if c.n > 0 { c.w / c.n as f32 } else { 0.0 } }
             })
             .collect()
-    }
-
-    fn value_for(outcome: latrunculi_rules::Outcome, player: Color) -> f32 {
-        match outcome.winner {
-            Some(c) if c == player => 1.0,
-            Some(_) => -1.0,
-            None => 0.0,
-        }
     }
 
     fn backup(&mut self, path: &[u32], value: f32, player: Color, undo_virtual: bool) {
@@ -310,7 +321,7 @@ impl Tree {
                     State::Fresh => {
                         if let Some(outcome) = pos.outcome() {
                             let mover = self.nodes[node as usize].mover;
-                            let v = Self::value_for(outcome, mover);
+                            let v = result_value(outcome.winner, mover);
                             self.nodes[node as usize].state = State::Terminal(v);
                             self.backup(&path, v, mover, false);
                             break false;
@@ -321,9 +332,7 @@ impl Tree {
                         }
                         let start = self.obs.len();
                         self.obs.resize(start + tables.obs_len(), 0.0);
-                        let view = ArrayViewMut3::from_shape(tables.shape, &mut self.obs[start..])
-                            .map_err(|e| AzError::Tensor(e.to_string()))?;
-                        tables.encoder.write(&pos, view).map_err(|e| AzError::Tensor(e.to_string()))?;
+                        tables.write_observation(&pos, &mut self.obs[start..])?;
                         let mut moves = Vec::new();
                         pos.legal_moves(&mut moves);
                         self.leaves.push(Leaf { path, moves, to_move: pos.side_to_move() });
@@ -386,17 +395,8 @@ impl Tree {
                 })
                 .collect();
             for (&mv, e) in leaf.moves.iter().zip(exp) {
-                self.nodes.push(Node {
-                    mv,
-                    mover: leaf.to_move,
-                    prior: if sum > 0.0 { e / sum } else { 1.0 / leaf.moves.len() as f32 },
-                    n: 0,
-                    w: 0.0,
-                    vl: 0,
-                    first: 0,
-                    count: 0,
-                    state: State::Fresh,
-                });
+                let prior = if sum > 0.0 { e / sum } else { 1.0 / leaf.moves.len() as f32 };
+                self.nodes.push(Node::fresh(mv, leaf.to_move, prior));
             }
             let nd = &mut self.nodes[node as usize];
             nd.first = first;

@@ -4,10 +4,9 @@ use std::time::Instant;
 
 use indicatif::ProgressBar;
 use latrunculi_rules::{Color, Position, Reason, Ruleset, splitmix64};
-use ndarray::ArrayViewMut3;
 
 use crate::AzError;
-use crate::search::{BoardTables, Evaluator, SearchConfig, Tree, search};
+use crate::search::{BoardTables, Evaluator, SearchConfig, Tree, result_value, search};
 
 /// One training sample: a position as the network sees it and its targets.
 #[derive(Clone, Debug, PartialEq)]
@@ -111,9 +110,7 @@ pub fn self_play(
             let to_move = pos.side_to_move();
             let children = tree.root_children();
             let total: u32 = children.iter().map(|c| c.visits).sum();
-            let mut obs = vec![0.0; tables.obs_len()];
-            let view = ArrayViewMut3::from_shape(tables.shape, &mut obs[..]).map_err(|e| AzError::Tensor(e.to_string()))?;
-            tables.encoder.write(&pos, view).map_err(|e| AzError::Tensor(e.to_string()))?;
+            let obs = tables.observation(&pos)?;
             let space = tables.frame.space();
             let policy = children
                 .iter()
@@ -134,11 +131,7 @@ pub fn self_play(
                 let samples = std::mem::take(&mut slots[k].samples)
                     .into_iter()
                     .map(|(mut s, c)| {
-                        s.value = match outcome.winner {
-                            Some(w) if w == c => 1.0,
-                            Some(_) => -1.0,
-                            None => 0.0,
-                        };
+                        s.value = result_value(outcome.winner, c);
                         s
                     })
                     .collect();
