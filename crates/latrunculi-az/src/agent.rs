@@ -9,10 +9,10 @@ use burn::module::Module;
 use latrunculi_agents::{Agent, AgentError};
 use latrunculi_rules::{Move, Position, Ruleset};
 
+use crate::AzError;
 use crate::checkpoint::{self, CheckpointMeta};
 use crate::model::Network;
 use crate::search::{BoardTables, SearchConfig, Tree, search};
-use crate::AzError;
 
 /// Every agent spec [`parse_agent`] accepts.
 pub const VALID_AGENTS: &str =
@@ -52,8 +52,8 @@ fn model_cache() -> &'static Mutex<HashMap<ModelKey, (CheckpointMeta, Network)>>
 }
 
 fn load_cached(path: &Path) -> Result<(CheckpointMeta, Network), AzError> {
-    let file = std::fs::metadata(path)
-        .map_err(|source| crate::CheckpointError::Io { path: path.to_path_buf(), source })?;
+    let file =
+        std::fs::metadata(path).map_err(|source| crate::CheckpointError::Io { path: path.to_path_buf(), source })?;
     let key = (path.canonicalize().unwrap_or_else(|_| path.to_path_buf()), file.len(), file.modified().ok());
     if let Ok(cache) = model_cache().lock()
         && let Some(hit) = cache.get(&key)

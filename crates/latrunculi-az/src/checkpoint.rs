@@ -164,10 +164,8 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// Serialises a network and its metadata to checkpoint bytes.
 pub fn to_bytes(net: &Network, meta: &CheckpointMeta) -> Result<Vec<u8>, CheckpointError> {
-    let meta_text = toml::to_string(meta).map_err(|e| CheckpointError::Meta {
-        path: PathBuf::from("<memory>"),
-        message: e.to_string(),
-    })?;
+    let meta_text = toml::to_string(meta)
+        .map_err(|e| CheckpointError::Meta { path: PathBuf::from("<memory>"), message: e.to_string() })?;
     let record = net
         .clone()
         .into_record()
@@ -267,7 +265,13 @@ fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<(CheckpointMeta, &'a [u8]),
     if meta.actions != n * n + 3 * n {
         return Err(CheckpointError::Meta {
             path: path_buf(),
-            message: format!("{} actions do not match a {}x{} board ({})", meta.actions, meta.width, meta.height, n * n + 3 * n),
+            message: format!(
+                "{} actions do not match a {}x{} board ({})",
+                meta.actions,
+                meta.width,
+                meta.height,
+                n * n + 3 * n
+            ),
         });
     }
     Ok((meta, record))

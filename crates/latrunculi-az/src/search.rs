@@ -583,9 +583,7 @@ pub fn search(
         }
         let counts: Vec<usize> = trees
             .par_iter_mut()
-            .map(|t| {
-                if t.root_visits() < cfg.sims.max(1) && !t.root.is_over() { t.gather(cfg, tables) } else { Ok(0) }
-            })
+            .map(|t| if t.root_visits() < cfg.sims.max(1) && !t.root.is_over() { t.gather(cfg, tables) } else { Ok(0) })
             .collect::<Result<_, _>>()?;
         let total: usize = counts.iter().sum();
         if total == 0 {

@@ -121,9 +121,9 @@ pub fn self_play(
                 .collect();
             slots[k].samples.push((Sample { obs, policy, value: 0.0, ply: pos.ply() }, to_move));
             let temperature = if pos.ply() < cfg.temperature_plies { 1.0 } else { 0.0 };
-            let mv = tree
-                .choose(temperature)
-                .ok_or_else(|| AzError::Tensor(format!("search left the root at ply {} without children", pos.ply())))?;
+            let mv = tree.choose(temperature).ok_or_else(|| {
+                AzError::Tensor(format!("search left the root at ply {} without children", pos.ply()))
+            })?;
             tree.advance(mv, &cfg.search);
             out.positions += 1;
             if let Some(outcome) = tree.root().outcome() {

@@ -35,6 +35,7 @@ use latrunculi_rules::{Color, FastRng, Position, Ruleset, fnv1a, splitmix64};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::AzError;
 use crate::agent::AzAgent;
 use crate::checkpoint::{self, CheckpointMeta, atomic_write};
 use crate::config::TrainConfig;
@@ -42,7 +43,6 @@ use crate::frame::mirror_observation;
 use crate::model::Network;
 use crate::search::{BoardTables, SearchConfig};
 use crate::selfplay::{Sample, self_play};
-use crate::AzError;
 
 /// Columns of `train_log.csv` (documented in `experiments/README.md`).
 pub const LOG_HEADER: &str = "iteration,games,samples,buffer_samples,policy_loss,value_loss,policy_entropy,mean_plies,white_rate,black_rate,draw_rate,score_random,score_mcts100,selfplay_positions_per_s,selfplay_evals_per_s,elapsed_s";
@@ -162,9 +162,8 @@ impl ReplayBuffer {
                 let obs_len = u32_()?;
                 let obs = (0..obs_len).map(|_| u32_().map(f32::from_bits)).collect::<Result<Vec<_>, _>>()?;
                 let np = u32_()?;
-                let policy = (0..np)
-                    .map(|_| Ok((u32_()?, f32::from_bits(u32_()?))))
-                    .collect::<Result<Vec<_>, AzError>>()?;
+                let policy =
+                    (0..np).map(|_| Ok((u32_()?, f32::from_bits(u32_()?)))).collect::<Result<Vec<_>, AzError>>()?;
                 g.push(Sample { obs, policy, value, ply });
             }
             buf.games.push_back(g);
@@ -447,8 +446,16 @@ pub fn run(config_text: &str, origin: &str, out: &Path, opts: &RunOptions) -> Re
         }
         // Gradient steps.
         let pb = bar(cfg.training.steps_per_iteration as u64, format!("iteration {it}: training"), opts.quiet);
-        let (m, stats) =
-            train_steps(model, &mut optim, &buffer, &tables, &cfg, cfg.training.steps_per_iteration, &mut rng, Some(&pb));
+        let (m, stats) = train_steps(
+            model,
+            &mut optim,
+            &buffer,
+            &tables,
+            &cfg,
+            cfg.training.steps_per_iteration,
+            &mut rng,
+            Some(&pb),
+        );
         model = m;
         pb.finish_and_clear();
         // Checkpoint, optimizer and buffer (atomic each).

@@ -88,7 +88,11 @@ fn a_tiny_run_trains_checkpoints_and_resumes() {
     assert!(err.contains("differs"), "{err}");
 
     // Simulate a crash during iteration 2: the commit point says 1, a half-written row.
-    fs::write(dir.join("state.toml"), fs::read_to_string(dir.join("state.toml")).unwrap().replace("iteration = 2", "iteration = 1")).unwrap();
+    fs::write(
+        dir.join("state.toml"),
+        fs::read_to_string(dir.join("state.toml")).unwrap().replace("iteration = 2", "iteration = 1"),
+    )
+    .unwrap();
     let mut log = fs::read_to_string(dir.join("train_log.csv")).unwrap();
     log.push_str("3,12,4");
     fs::write(dir.join("train_log.csv"), log).unwrap();

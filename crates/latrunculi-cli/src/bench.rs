@@ -283,9 +283,7 @@ pub fn run_az(args: &BenchAzArgs) -> anyhow::Result<ExitCode> {
         latrunculi_az::bench::selfplay_throughput(&net, &rs, search, args.games, args.parallel, args.ply_cap)?;
     let reference = raw.iter().find(|(b, _)| *b as f64 >= mean_batch).or(raw.last()).map_or(f64::NAN, |r| r.1);
     println!();
-    println!(
-        "ruleset,network,sims,parallel,leaves,mean_batch,selfplay_evals_per_s,positions_per_s,ratio_to_raw"
-    );
+    println!("ruleset,network,sims,parallel,leaves,mean_batch,selfplay_evals_per_s,positions_per_s,ratio_to_raw");
     println!(
         "{},{label},{},{},{},{mean_batch:.1},{evals:.0},{positions:.1},{:.2}",
         rs.id,
