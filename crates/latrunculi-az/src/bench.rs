@@ -40,7 +40,7 @@ pub fn selfplay_throughput(
     parallel: u32,
     ply_cap: u32,
 ) -> Result<(f64, f64, f64), AzError> {
-    let cfg = SelfPlayConfig { games, parallel, search, temperature_plies: 20, ply_cap, seed: 7 };
+    let cfg = SelfPlayConfig { games, parallel, search, temperature_plies: 20, ply_cap, seed: 7, draw_material: 0.0 };
     let out = self_play(net, ruleset, &cfg, None)?;
     let s = out.seconds.max(1e-9);
     Ok((out.evaluations as f64 / s, out.positions as f64 / s, out.batch_mean()))

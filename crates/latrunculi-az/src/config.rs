@@ -93,6 +93,9 @@ pub struct SelfPlaySection {
     pub temperature_plies: u32,
     /// Ply cap of self-play games (reached: a draw).
     pub ply_cap: u32,
+    /// Value target of drawn games: 0 = plain 0; `w > 0` = `w ·` material lead at the
+    /// end over material at the start, clamped to ±1 (see `SelfPlayConfig::draw_material`).
+    pub draw_material: f32,
 }
 
 impl Default for SelfPlaySection {
@@ -107,6 +110,7 @@ impl Default for SelfPlaySection {
             dirichlet_frac: 0.25,
             temperature_plies: 20,
             ply_cap: 300,
+            draw_material: 0.0,
         }
     }
 }
@@ -207,6 +211,9 @@ impl TrainConfig {
         if self.selfplay.dirichlet_alpha <= 0.0 || self.selfplay.c_puct < 0.0 {
             return Err("selfplay.dirichlet_alpha must be > 0 and selfplay.c_puct >= 0".into());
         }
+        if !(0.0..=10.0).contains(&self.selfplay.draw_material) {
+            return Err("selfplay.draw_material must be between 0 and 10".into());
+        }
         Ok(())
     }
 
@@ -256,6 +263,7 @@ impl TrainConfig {
             search: self.search_config(),
             temperature_plies: self.selfplay.temperature_plies,
             ply_cap: self.selfplay.ply_cap,
+            draw_material: self.selfplay.draw_material,
             seed: latrunculi_rules::splitmix64(self.seed ^ (iteration as u64).wrapping_mul(0x9E37_79B9)),
         }
     }

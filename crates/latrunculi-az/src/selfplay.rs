@@ -15,7 +15,8 @@ pub struct Sample {
     pub obs: Vec<f32>,
     /// Search visit distribution over relative actions, as `(action, probability)`.
     pub policy: Vec<(u32, f32)>,
-    /// Final result for the side to move: +1 win, −1 loss, 0 draw.
+    /// Final result for the side to move: +1 win, −1 loss; a draw is 0, or the
+    /// material term of [`SelfPlayConfig::draw_material`] when that is set.
     pub value: f32,
     /// Plies played before this position.
     pub ply: u32,
@@ -48,6 +49,32 @@ pub struct SelfPlayConfig {
     pub ply_cap: u32,
     /// Base seed; game `i` uses a seed derived from it.
     pub seed: u64,
+    /// Value target of a drawn game: `0` gives every position 0 (the plain
+    /// AlphaZero target); `w > 0` gives the side `c` the value
+    /// `clamp(w · (material(c) − material(opponent)) / material at the start, −1, 1)`
+    /// measured at the end of the game (material = pieces on the board and in hand).
+    pub draw_material: f32,
+}
+
+/// Pieces of `color` on the board and in hand.
+pub fn material(pos: &Position, color: Color) -> u32 {
+    let (s, d) = pos.in_hand(color);
+    pos.pieces_on_board(color) + s as u32 + d as u32
+}
+
+/// Value target of a finished game for `player` (see [`SelfPlayConfig::draw_material`]).
+pub fn target_value(
+    end: &Position,
+    winner: Option<Color>,
+    player: Color,
+    draw_material: f32,
+    start_material: u32,
+) -> f32 {
+    if winner.is_some() || draw_material <= 0.0 {
+        return result_value(winner, player);
+    }
+    let diff = material(end, player) as f32 - material(end, player.opponent()) as f32;
+    (draw_material * diff / start_material.max(1) as f32).clamp(-1.0, 1.0)
 }
 
 /// What a self-play run produced.
@@ -85,6 +112,10 @@ pub fn self_play(
 ) -> Result<SelfPlayOutput, AzError> {
     let start = Instant::now();
     let tables = BoardTables::new(ruleset);
+    let start_material = {
+        let p = Position::new(ruleset);
+        material(&p, Color::White).max(material(&p, Color::Black))
+    };
     let mut out = SelfPlayOutput::default();
     let mut trees: Vec<Tree> = Vec::new();
     let mut slots: Vec<Slot> = Vec::new();
@@ -128,10 +159,11 @@ pub fn self_play(
             out.positions += 1;
             if let Some(outcome) = tree.root().outcome() {
                 let plies = tree.root().ply();
+                let end = tree.root().clone();
                 let samples = std::mem::take(&mut slots[k].samples)
                     .into_iter()
                     .map(|(mut s, c)| {
-                        s.value = result_value(outcome.winner, c);
+                        s.value = target_value(&end, outcome.winner, c, cfg.draw_material, start_material);
                         s
                     })
                     .collect();

@@ -105,6 +105,7 @@ fn self_play_value_targets_have_the_right_sign_for_both_colours() {
         temperature_plies: 200,
         ply_cap: 150,
         seed: 3,
+        draw_material: 0.0,
     };
     let out = self_play(&eval, &rs, &cfg, None).unwrap();
     assert_eq!(out.games.len(), 12);
@@ -130,4 +131,23 @@ fn self_play_value_targets_have_the_right_sign_for_both_colours() {
     }
     // Both colours won some game, so both signs were checked for both colours.
     assert!(decisive[0] > 0 && decisive[1] > 0, "wins by colour: {decisive:?}");
+}
+
+#[test]
+fn draw_material_targets_reward_the_side_with_more_pieces() {
+    use latrunculi_az::selfplay::target_value;
+    // White: Dux + 2 soldiers (3); Black: Dux + 1 soldier (2). xxi starts with 11 a side.
+    let end = pos("xxi", "5d4/10/10/10/4s5/10/10/3S1S3D w");
+    let start = 11;
+    // Plain target: a draw is 0 for both.
+    assert_eq!(target_value(&end, None, Color::White, 0.0, start), 0.0);
+    assert_eq!(target_value(&end, None, Color::Black, 0.0, start), 0.0);
+    // Shaped: ±2·1/11, opposite signs for the two sides.
+    let w = target_value(&end, None, Color::White, 2.0, start);
+    assert!((w - 2.0 / 11.0).abs() < 1e-6, "{w}");
+    assert_eq!(target_value(&end, None, Color::Black, 2.0, start), -w);
+    // Clamped to ±1, and a decided game keeps ±1 whatever the material.
+    assert_eq!(target_value(&end, None, Color::White, 10.0, 1), 1.0);
+    assert_eq!(target_value(&end, Some(Color::Black), Color::White, 2.0, start), -1.0);
+    assert_eq!(target_value(&end, Some(Color::Black), Color::Black, 2.0, start), 1.0);
 }
