@@ -36,6 +36,25 @@ pub trait Agent: Send {
     fn new_game(&mut self, seed: u64);
     /// Chooses a legal move; `pos` is not over and has at least one legal move.
     fn select(&mut self, pos: &Position) -> Move;
+    /// The visit distribution of the root of the last [`Agent::select`]: each root move
+    /// the search visited with its share of the root children's visits (the
+    /// probabilities sum to 1). `None` for agents that do not search by visits, before
+    /// the first `select` of a game, and when the last `select` did not search (e.g. a
+    /// forced move).
+    fn last_policy(&self) -> Option<Vec<(Move, f32)>> {
+        None
+    }
+}
+
+/// Normalises `(move, visits)` pairs into a visit distribution: moves with no visit are
+/// left out; `None` if no move was visited. Helper for [`Agent::last_policy`].
+pub fn visit_distribution(visits: impl IntoIterator<Item = (Move, u32)>) -> Option<Vec<(Move, f32)>> {
+    let visited: Vec<(Move, u32)> = visits.into_iter().filter(|&(_, n)| n > 0).collect();
+    let total: u64 = visited.iter().map(|&(_, n)| n as u64).sum();
+    if total == 0 {
+        return None;
+    }
+    Some(visited.into_iter().map(|(mv, n)| (mv, (n as f64 / total as f64) as f32)).collect())
 }
 
 /// The agent specs [`parse_agent`] accepts, for error messages and help texts.

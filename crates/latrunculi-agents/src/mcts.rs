@@ -58,12 +58,21 @@ pub struct MctsAgent {
     rng: FastRng,
     nodes: Vec<Node>,
     scratch: Vec<Move>,
+    /// Root visit distribution of the last `select` (`None` if it did not search).
+    last_policy: Option<Vec<(Move, f32)>>,
 }
 
 impl MctsAgent {
     /// An MCTS agent; `spec` is returned by [`Agent::spec`].
     pub fn new(spec: &str, cfg: MctsConfig) -> MctsAgent {
-        MctsAgent { spec: spec.to_string(), cfg, rng: FastRng::new(0), nodes: Vec::new(), scratch: Vec::new() }
+        MctsAgent {
+            spec: spec.to_string(),
+            cfg,
+            rng: FastRng::new(0),
+            nodes: Vec::new(),
+            scratch: Vec::new(),
+            last_policy: None,
+        }
     }
 
     /// The configuration.
@@ -154,9 +163,11 @@ impl Agent for MctsAgent {
 
     fn new_game(&mut self, seed: u64) {
         self.rng = FastRng::new(seed);
+        self.last_policy = None;
     }
 
     fn select(&mut self, pos: &Position) -> Move {
+        self.last_policy = None;
         let moves = pos.legal_move_list();
         assert!(!moves.is_empty(), "MctsAgent::select: no legal move (the game is over)");
         if moves.len() == 1 {
@@ -164,6 +175,9 @@ impl Agent for MctsAgent {
         }
         self.search(pos, self.cfg.sims);
         let root = &self.nodes[0];
+        self.last_policy = crate::visit_distribution(
+            root.children.iter().map(|&c| (self.nodes[c as usize].mv, self.nodes[c as usize].visits)),
+        );
         let most = root.children.iter().map(|&c| self.nodes[c as usize].visits).max().unwrap_or(0);
         let best: Vec<Move> = root
             .children
@@ -176,6 +190,12 @@ impl Agent for MctsAgent {
             return moves[self.rng.below(moves.len())];
         }
         best[self.rng.below(best.len())]
+    }
+
+    /// The root children's visit shares of the last search (`None` for a forced move,
+    /// which is played without searching).
+    fn last_policy(&self) -> Option<Vec<(Move, f32)>> {
+        self.last_policy.clone()
     }
 }
 
@@ -201,4 +221,46 @@ pub fn uct_simulations_per_second(rs: &Ruleset, seconds: f64) -> f64 {
         }
     }
     sims as f64 / t0.elapsed().as_secs_f64().max(1e-9)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn last_policy_is_the_root_visit_distribution_and_leaves_select_unchanged() {
+        let rs = Ruleset::builtin("kowalski").and_then(|r| r.with_board(6, 6)).expect("kowalski at 6x6");
+        let cfg = MctsConfig { sims: 60, ..MctsConfig::default() };
+        let mut a = MctsAgent::new("mcts:sims=60", cfg);
+        let mut b = MctsAgent::new("mcts:sims=60", cfg);
+        a.new_game(7);
+        b.new_game(7);
+        assert_eq!(a.last_policy(), None, "no search yet");
+        let mut pos = Position::new(&rs);
+        for _ in 0..6 {
+            if pos.is_over() {
+                break;
+            }
+            let legal = pos.legal_move_list();
+            let mv = a.select(&pos);
+            // Asking for the policy does not disturb the agent: b never asks and plays the same.
+            assert_eq!(mv, b.select(&pos));
+            let policy = a.last_policy().expect("a searched position");
+            let sum: f32 = policy.iter().map(|&(_, p)| p).sum();
+            assert!((sum - 1.0).abs() < 1e-5, "sum {sum}");
+            assert!(policy.iter().all(|(m, p)| legal.contains(m) && *p > 0.0));
+            // The move played is a most visited one.
+            let best = policy.iter().map(|&(_, p)| p).fold(0.0f32, f32::max);
+            let played = policy.iter().find(|(m, _)| *m == mv).map(|&(_, p)| p);
+            assert_eq!(played, Some(best));
+            // Visits are whole numbers out of the root children's total (= sims).
+            for &(_, p) in &policy {
+                let visits = p * cfg.sims as f32;
+                assert!((visits - visits.round()).abs() < 1e-3, "{p}");
+            }
+            pos.play(mv);
+        }
+        a.new_game(8);
+        assert_eq!(a.last_policy(), None, "a new game forgets the last search");
+    }
 }

@@ -94,6 +94,8 @@ pub struct AzAgent {
     tree: Option<Tree>,
     seed: u64,
     evals: u64,
+    /// Root visit distribution of the last `select`.
+    last_policy: Option<Vec<(Move, f32)>>,
 }
 
 impl AzAgent {
@@ -107,6 +109,7 @@ impl AzAgent {
             tree: None,
             seed: 0,
             evals: 0,
+            last_policy: None,
         }
     }
 
@@ -171,6 +174,7 @@ impl Agent for AzAgent {
     fn new_game(&mut self, seed: u64) {
         self.seed = seed;
         self.tree = None;
+        self.last_policy = None;
     }
 
     fn select(&mut self, pos: &Position) -> Move {
@@ -181,8 +185,51 @@ impl Agent for AzAgent {
             panic!("az search failed at ply {} ({}): {e}", pos.ply(), pos.to_setup().to_fen());
         }
         let tree = self.tree.as_mut().expect("search_position keeps a tree");
+        self.last_policy = latrunculi_agents::visit_distribution(tree.root_children().iter().map(|c| (c.mv, c.visits)));
         let mv = tree.choose(0.0).unwrap_or_else(|| pos.legal_move_list()[0]);
         tree.advance(mv, &cfg);
         mv
+    }
+
+    /// The root children's visit shares of the last search, taken before the tree
+    /// moves on to the chosen child.
+    fn last_policy(&self) -> Option<Vec<(Move, f32)>> {
+        self.last_policy.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn last_policy_is_the_root_visit_distribution_before_the_tree_advances() {
+        let rs = Ruleset::builtin("kowalski").and_then(|r| r.with_board(5, 5)).expect("kowalski at 5x5");
+        let net_cfg = crate::TrainConfig::default().network_config(&rs).with_blocks(1).with_channels(4);
+        let net = net_cfg.init(&crate::device::inference());
+        let cfg = SearchConfig { sims: 24, leaves_per_round: 4, ..SearchConfig::default() };
+        let mut a = AzAgent::new("az:test", net.clone(), &rs, cfg);
+        let mut b = AzAgent::new("az:test", net, &rs, cfg);
+        a.new_game(3);
+        b.new_game(3);
+        assert_eq!(a.last_policy(), None);
+        let mut pos = Position::new(&rs);
+        for _ in 0..4 {
+            if pos.is_over() {
+                break;
+            }
+            let legal = pos.legal_move_list();
+            let mv = a.select(&pos);
+            assert_eq!(mv, b.select(&pos), "asking for the policy changes nothing");
+            let policy = a.last_policy().expect("the agent searched");
+            let sum: f32 = policy.iter().map(|&(_, p)| p).sum();
+            assert!((sum - 1.0).abs() < 1e-5, "sum {sum}");
+            assert!(policy.iter().all(|(m, p)| legal.contains(m) && *p > 0.0));
+            let best = policy.iter().map(|&(_, p)| p).fold(0.0f32, f32::max);
+            assert_eq!(policy.iter().find(|(m, _)| *m == mv).map(|&(_, p)| p), Some(best), "the most visited move");
+            pos.play(mv);
+        }
+        a.new_game(4);
+        assert_eq!(a.last_policy(), None);
     }
 }

@@ -7,11 +7,16 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod dataset;
+mod elo;
+mod eval;
+mod ladder;
 mod play;
 mod replay;
 mod rules;
 mod stats;
 mod survey;
+mod svg;
 mod train;
 
 /// Ludus Latrunculorum research toolkit.
@@ -40,6 +45,12 @@ enum Command {
     Train(train::TrainArgs),
     /// Throughput of the AlphaZero network and of batched search in self-play.
     BenchAz(bench::BenchAzArgs),
+    /// One agent against opponents: score, Elo and 95% intervals per pairing; optional SPRT.
+    Eval(eval::EvalArgs),
+    /// Round robin between many agents; maximum-likelihood Elo ratings (random = 0) and a plot.
+    Ladder(ladder::LadderArgs),
+    /// Games between two agents as a training dataset: games.jsonl and .npy arrays (data/README.md).
+    Dataset(dataset::DatasetArgs),
 }
 
 /// Options shared by commands that take a ruleset.
@@ -91,6 +102,9 @@ fn main() -> ExitCode {
         Command::Survey(a) => survey::run(&a),
         Command::Train(a) => train::run_train(&a),
         Command::BenchAz(a) => bench::run_az(&a),
+        Command::Eval(a) => eval::run(&a),
+        Command::Ladder(a) => ladder::run(&a),
+        Command::Dataset(a) => dataset::run(&a),
     };
     match result {
         Ok(code) => code,

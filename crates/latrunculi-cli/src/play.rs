@@ -13,7 +13,8 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use latrunculi_rules::{Color, MoveText, Position, Ruleset, splitmix64};
+use latrunculi_agents::Agent;
+use latrunculi_rules::{Color, Move, MoveText, Position, Ruleset, splitmix64};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -156,6 +157,17 @@ pub fn colours<'a>(a: &'a str, b: &'a str, game: u32, swap: bool) -> (&'a str, &
 
 /// Plays one game between freshly built agents and describes it as a row.
 pub fn play_game(job: &GameJob<'_>) -> anyhow::Result<GameRow> {
+    play_game_observed(job, &mut |_, _, _| Ok(()))
+}
+
+/// What [`play_game_observed`] calls after every ply: the position before the move,
+/// the agent that chose it (right after its `select`, so [`Agent::last_policy`]
+/// describes this move's search) and the move. An error stops the game.
+pub type PlyObserver<'o> = dyn FnMut(&Position, &dyn Agent, Move) -> anyhow::Result<()> + 'o;
+
+/// [`play_game`], calling `observe` after each legal move is played (before the next
+/// agent is asked), in ply order. The game and the row are the same as `play_game`'s.
+pub fn play_game_observed(job: &GameJob<'_>, observe: &mut PlyObserver<'_>) -> anyhow::Result<GameRow> {
     let mut white = parse_agent(job.white, job.ruleset).with_context(|| format!("bad agent spec '{}'", job.white))?;
     let mut black = parse_agent(job.black, job.ruleset).with_context(|| format!("bad agent spec '{}'", job.black))?;
     white.new_game(agent_seed(job.seed, Color::White));
@@ -180,6 +192,8 @@ pub fn play_game(job: &GameJob<'_>) -> anyhow::Result<GameRow> {
                 job.label
             )
         })?;
+        observe(&before, &**agent, mv)
+            .with_context(|| format!("ply {} of game {} ({})", plies + 1, job.game, job.label))?;
         plies += 1;
         let removed = fx.captured().len() as u32;
         captures[mover.index()] += removed;
@@ -249,13 +263,18 @@ pub fn tally(rows: &[GameRow]) -> (usize, usize, usize, f64) {
     (count("white"), count("black"), count("draw"), mean)
 }
 
+/// The label of a ruleset in results: its id, or `id@WxH` when `--board` was given.
+pub fn ruleset_label(arg: &RulesetArg, rs: &Ruleset) -> String {
+    match &arg.board {
+        Some(_) => format!("{}@{}x{}", rs.id, rs.width, rs.height),
+        None => rs.id.clone(),
+    }
+}
+
 /// Runs `latrunculi play`.
 pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     let rs = args.ruleset.load()?;
-    let label = match &args.ruleset.board {
-        Some(_) => format!("{}@{}x{}", rs.id, rs.width, rs.height),
-        None => rs.id.clone(),
-    };
+    let label = ruleset_label(&args.ruleset, &rs);
     let a = canonical_spec(&args.white, &rs)?;
     let b = canonical_spec(&args.black, &rs)?;
     if args.ply_cap == 0 {

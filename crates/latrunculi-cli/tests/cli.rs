@@ -163,3 +163,56 @@ fn bad_experiment_files_are_explained() {
         assert!(e.contains(needle) && e.contains("bad.toml"), "{needle}: {e}");
     }
 }
+
+fn dataset(out: &Path, white: &str) -> Output {
+    latrunculi(&[
+        "dataset",
+        "--ruleset",
+        "kowalski",
+        "--board",
+        "6x6",
+        "--white",
+        white,
+        "--black",
+        "random",
+        "--games",
+        "2",
+        "--swap",
+        "--seed",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+}
+
+#[test]
+fn dataset_writes_readable_files_and_refuses_to_overwrite() {
+    let dir = scratch("dataset");
+    let out = dir.join("ds");
+    let o = dataset(&out, "mcts:sims=10");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let meta: serde_json::Value = serde_json::from_str(&read(&out.join("meta.json"))).expect("meta.json is JSON");
+    let lines: Vec<serde_json::Value> =
+        read(&out.join("games.jsonl")).lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+    assert_eq!(lines.len(), 2);
+    let samples: u64 = lines.iter().map(|l| l["samples"].as_u64().unwrap()).sum();
+    assert_eq!(meta["samples"].as_u64(), Some(samples));
+    assert!(String::from_utf8_lossy(&o.stdout).contains(&format!("{samples} samples")));
+    let actions = meta["action_space_size"].as_u64().unwrap() as usize;
+    assert_eq!(actions, 36 * 36 + 3 * 36);
+    let policy: ndarray::Array2<f32> = ndarray_npy::read_npy(out.join("policy_targets.npy")).unwrap();
+    assert_eq!(policy.shape(), &[samples as usize, actions]);
+    let players: ndarray::Array1<i8> = ndarray_npy::read_npy(out.join("players.npy")).unwrap();
+    assert_eq!(players.len(), samples as usize);
+
+    // A second run into the same directory is refused, and the dataset is kept.
+    let o = dataset(&out, "mcts:sims=10");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("games.jsonl") && stderr(&o).contains("another --out"), "{}", stderr(&o));
+    assert_eq!(read(&out.join("games.jsonl")).lines().count(), 2);
+
+    let o = dataset(&dir.join("bad"), "wizard");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown agent 'wizard'"), "{}", stderr(&o));
+    assert!(!dir.join("bad").exists());
+}

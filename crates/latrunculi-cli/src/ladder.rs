@@ -1,0 +1,341 @@
+//! `latrunculi ladder`: a round robin between many agents (for example every checkpoint
+//! of a training run and the baselines) and Elo ratings fitted to all its results by
+//! maximum likelihood, anchored at `random` = 0.
+//!
+//! Output folder: `games.csv` (every game, the columns of `play`), `pairings.csv` (one
+//! row per pairing, the columns of `eval`), `ratings.csv` and `ratings.svg`. The columns
+//! are documented in `experiments/README.md`. Pairing `(i, j)` (agents in file order,
+//! `i < j`) plays `--games` games with seeds [`game_seed`]`(seed, g)`, agent `i` White in
+//! even games.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+
+use crate::RulesetArg;
+use crate::elo::{PairResult, Wdl, fit_ratings};
+use crate::eval::{EVAL_COLUMNS, PairingSummary, check_new_file, num, play_pairing, summary_line, write_file};
+use crate::play::{canonical_spec, games_header, progress_bar};
+use crate::stats::Z95;
+
+/// Arguments of `latrunculi ladder`.
+#[derive(clap::Args, Debug)]
+pub struct LadderArgs {
+    #[command(flatten)]
+    pub ruleset: RulesetArg,
+    /// Text file with one agent spec per line (`#` starts a comment; blank lines are skipped).
+    #[arg(long)]
+    pub agents: PathBuf,
+    /// Games per pairing, colours alternated.
+    #[arg(long, default_value_t = 20)]
+    pub games: u32,
+    /// Base seed; game g of every pairing gets a seed derived from it and g.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Hard ply cap: a game still running after this many plies is a draw.
+    #[arg(long, default_value_t = latrunculi_rules::DEFAULT_PLY_CAP)]
+    pub ply_cap: u32,
+    /// Output folder: games.csv, pairings.csv, ratings.csv, ratings.svg.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Virtual drawn games added to every pairing before fitting (0 = pure maximum
+    /// likelihood, which has no solution when an agent won or lost all its games).
+    #[arg(long, default_value_t = 1.0)]
+    pub prior_draws: f64,
+    /// The agent rated 0 (must be one of the listed agents).
+    #[arg(long, default_value = "random")]
+    pub anchor: String,
+    /// Replace existing output files.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// The columns of ratings.csv, in order.
+pub const RATING_COLUMNS: [&str; 11] =
+    ["rank", "agent", "elo", "elo_lo", "elo_hi", "std_err", "games", "wins", "draws", "losses", "score"];
+
+/// Reads an agents file: the specs with their 1-based line numbers.
+pub fn read_agents(path: &Path) -> anyhow::Result<Vec<(usize, String)>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read agents file {}", path.display()))?;
+    let specs: Vec<(usize, String)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.split('#').next().unwrap_or("").trim().to_string()))
+        .filter(|(_, l)| !l.is_empty())
+        .collect();
+    if specs.len() < 2 {
+        anyhow::bail!("{}: a ladder needs at least two agents, found {}", path.display(), specs.len());
+    }
+    Ok(specs)
+}
+
+/// One agent's line of ratings.csv and the plot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingRow {
+    /// Canonical spec.
+    pub agent: String,
+    /// Fitted Elo.
+    pub elo: f64,
+    /// Standard error of the rating.
+    pub std_err: f64,
+    /// The agent's results over all its games.
+    pub wdl: Wdl,
+}
+
+/// Fits ratings to the pairings' results and returns the rows sorted best first.
+pub fn rate(
+    agents: &[String],
+    anchor: usize,
+    pairings: &[(usize, usize, PairingSummary)],
+    prior_draws: f64,
+) -> anyhow::Result<Vec<RatingRow>> {
+    let results: Vec<PairResult> = pairings
+        .iter()
+        .map(|(a, b, s)| PairResult { a: *a, b: *b, games: s.wdl.games() as f64, points: s.wdl.points() })
+        .collect();
+    let fit = fit_ratings(agents.len(), anchor, &results, prior_draws).map_err(|e| match e {
+        crate::elo::FitError::Disconnected(i) => anyhow::anyhow!("cannot rate '{}': {e}", agents[i]),
+        e => anyhow::anyhow!("cannot fit ratings: {e}"),
+    })?;
+    let mut rows: Vec<RatingRow> = agents
+        .iter()
+        .enumerate()
+        .map(|(i, agent)| {
+            let mut wdl = Wdl::default();
+            for (a, b, s) in pairings {
+                let w = if *a == i {
+                    s.wdl
+                } else if *b == i {
+                    s.wdl.flipped()
+                } else {
+                    continue;
+                };
+                wdl = Wdl { wins: wdl.wins + w.wins, draws: wdl.draws + w.draws, losses: wdl.losses + w.losses };
+            }
+            RatingRow { agent: agent.clone(), elo: fit.elo[i], std_err: fit.std_err[i], wdl }
+        })
+        .collect();
+    rows.sort_by(|a, b| b.elo.total_cmp(&a.elo));
+    Ok(rows)
+}
+
+/// ratings.csv as text.
+pub fn ratings_csv(rows: &[RatingRow]) -> anyhow::Result<String> {
+    let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(vec![]);
+    w.write_record(RATING_COLUMNS)?;
+    for (k, r) in rows.iter().enumerate() {
+        w.write_record([
+            (k + 1).to_string(),
+            r.agent.clone(),
+            num(r.elo, 1),
+            num(r.elo - Z95 * r.std_err, 1),
+            num(r.elo + Z95 * r.std_err, 1),
+            num(r.std_err, 1),
+            r.wdl.games().to_string(),
+            r.wdl.wins.to_string(),
+            r.wdl.draws.to_string(),
+            r.wdl.losses.to_string(),
+            num(r.wdl.score(), 4),
+        ])?;
+    }
+    let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("cannot write ratings: {e}"))?;
+    Ok(String::from_utf8(bytes)?)
+}
+
+/// Escapes text for SVG.
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// A plot of the ratings (best at the top) with their 95% intervals, as SVG.
+pub fn ratings_svg(title: &str, rows: &[RatingRow]) -> String {
+    let (label_w, plot_w, row_h, top) = (330.0, 420.0, 24.0, 46.0);
+    let lo = rows.iter().map(|r| r.elo - Z95 * r.std_err).fold(0.0f64, f64::min);
+    let hi = rows.iter().map(|r| r.elo + Z95 * r.std_err).fold(0.0f64, f64::max);
+    let span = (hi - lo).max(1.0);
+    let (lo, hi) = (lo - 0.05 * span, hi + 0.05 * span);
+    let x = |e: f64| label_w + (e - lo) / (hi - lo) * plot_w;
+    let height = top + row_h * rows.len() as f64 + 40.0;
+    let width = label_w + plot_w + 20.0;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"#
+    );
+    let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let _ = writeln!(s, r#"<text x="10" y="20" font-size="14" font-weight="bold">{}</text>"#, esc(title));
+    // Axis ticks every round step.
+    let step =
+        [25.0, 50.0, 100.0, 200.0, 250.0, 500.0, 1000.0].into_iter().find(|s| (hi - lo) / s <= 8.0).unwrap_or(2000.0);
+    let mut t = (lo / step).ceil() * step;
+    let axis_y = top + row_h * rows.len() as f64;
+    while t <= hi {
+        let _ = writeln!(
+            s,
+            r##"<line x1="{0:.1}" y1="{top}" x2="{0:.1}" y2="{axis_y}" stroke="#ddd"/><text x="{0:.1}" y="{1}" text-anchor="middle">{2}</text>"##,
+            x(t),
+            axis_y + 16.0,
+            t
+        );
+        t += step;
+    }
+    let _ = writeln!(
+        s,
+        r#"<text x="{}" y="{}" text-anchor="middle">Elo (random = 0), 95% intervals</text>"#,
+        label_w + plot_w / 2.0,
+        axis_y + 32.0
+    );
+    for (k, r) in rows.iter().enumerate() {
+        let y = top + row_h * (k as f64 + 0.5);
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{:.1}" text-anchor="end">{}</text>"#,
+            label_w - 10.0,
+            y + 4.0,
+            esc(&r.agent)
+        );
+        let _ = writeln!(
+            s,
+            r##"<line x1="{:.1}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#1f77b4" stroke-width="2"/><circle cx="{:.1}" cy="{y:.1}" r="4" fill="#1f77b4"/>"##,
+            x(r.elo - Z95 * r.std_err),
+            x(r.elo + Z95 * r.std_err),
+            x(r.elo)
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// Runs `latrunculi ladder`.
+pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
+    let rs = args.ruleset.load()?;
+    let label = match &args.ruleset.board {
+        Some(_) => format!("{}@{}x{}", rs.id, rs.width, rs.height),
+        None => rs.id.clone(),
+    };
+    if args.games == 0 {
+        anyhow::bail!("--games must be at least 1");
+    }
+    if !(args.prior_draws >= 0.0 && args.prior_draws.is_finite()) {
+        anyhow::bail!("--prior-draws must be a number ≥ 0");
+    }
+    let mut agents: Vec<String> = Vec::new();
+    for (line, spec) in read_agents(&args.agents)? {
+        let canonical = canonical_spec(&spec, &rs).with_context(|| format!("{} line {line}", args.agents.display()))?;
+        if let Some(k) = agents.iter().position(|a| *a == canonical) {
+            anyhow::bail!("{} line {line}: '{spec}' repeats agent {} ('{}')", args.agents.display(), k + 1, agents[k]);
+        }
+        agents.push(canonical);
+    }
+    let anchor_spec = canonical_spec(&args.anchor, &rs).context("--anchor")?;
+    let anchor = agents.iter().position(|a| *a == anchor_spec).ok_or_else(|| {
+        anyhow::anyhow!(
+            "the anchor '{anchor_spec}' is not in {}; add it or choose another with --anchor",
+            args.agents.display()
+        )
+    })?;
+    let files = ["games.csv", "pairings.csv", "ratings.csv", "ratings.svg"].map(|f| args.out.join(f));
+    for f in &files {
+        check_new_file(f, args.force)?;
+    }
+    let pairs: Vec<(usize, usize)> =
+        (0..agents.len()).flat_map(|i| (i + 1..agents.len()).map(move |j| (i, j))).collect();
+    let bar = progress_bar(pairs.len() as u64 * args.games as u64, 0);
+    let mut games_text = games_header().into_bytes();
+    let mut pairings_text = format!("{}\n", EVAL_COLUMNS.join(","));
+    let mut pairings = Vec::new();
+    for &(i, j) in &pairs {
+        bar.set_message(format!("{} vs {}", agents[i], agents[j]));
+        let (summary, rows) = play_pairing(
+            &rs,
+            &label,
+            &agents[i],
+            &agents[j],
+            args.games,
+            args.seed,
+            args.ply_cap,
+            None,
+            &|| bar.inc(1),
+            &mut |_, _| Ok(()),
+        )?;
+        for r in &rows {
+            games_text.extend(r.to_csv_line()?);
+        }
+        pairings_text.push_str(&summary_line(&label, &agents[i], args.seed, &summary)?);
+        pairings_text.push('\n');
+        // Written after every pairing, so an interrupted ladder keeps its games.
+        write_file(&files[0], &games_text)?;
+        write_file(&files[1], pairings_text.as_bytes())?;
+        pairings.push((i, j, summary));
+    }
+    bar.finish_and_clear();
+    let rows = rate(&agents, anchor, &pairings, args.prior_draws)?;
+    write_file(&files[2], ratings_csv(&rows)?.as_bytes())?;
+    let title = format!("{label}: {} agents, {} games per pairing", agents.len(), args.games);
+    write_file(&files[3], ratings_svg(&title, &rows).as_bytes())?;
+    println!("{:>4}  {:>8}  {:>17}  agent", "rank", "elo", "95% interval");
+    for (k, r) in rows.iter().enumerate() {
+        println!(
+            "{:>4}  {:>8.1}  [{:>7.1}, {:>7.1}]  {}",
+            k + 1,
+            r.elo,
+            r.elo - Z95 * r.std_err,
+            r.elo + Z95 * r.std_err,
+            r.agent
+        );
+    }
+    println!("-> {}", args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(opponent: &str, wins: u64, draws: u64, losses: u64) -> PairingSummary {
+        PairingSummary { opponent: opponent.into(), wdl: Wdl { wins, draws, losses }, mean_plies: 10.0, sprt: None }
+    }
+
+    #[test]
+    fn ratings_follow_the_results_and_the_anchor() {
+        let agents: Vec<String> = ["random", "greedy", "mcts:sims=100"].map(String::from).to_vec();
+        // greedy scores 75% vs random, mcts 75% vs greedy, mcts 90% vs random.
+        let pairings = vec![
+            (0, 1, summary("greedy", 5, 0, 15)),
+            (1, 2, summary("mcts", 5, 0, 15)),
+            (0, 2, summary("mcts", 2, 0, 18)),
+        ];
+        let rows = rate(&agents, 0, &pairings, 0.0).unwrap();
+        let names: Vec<&str> = rows.iter().map(|r| r.agent.as_str()).collect();
+        assert_eq!(names, ["mcts:sims=100", "greedy", "random"]);
+        let random = rows.iter().find(|r| r.agent == "random").unwrap();
+        assert_eq!((random.elo, random.std_err), (0.0, 0.0));
+        assert_eq!(random.wdl, Wdl { wins: 7, draws: 0, losses: 33 });
+        // mcts lies between the direct (381.7) and the chained (2·190.8) estimates – here equal.
+        assert!((rows[0].elo - 381.7).abs() < 1.0, "{:?}", rows);
+        let csv = ratings_csv(&rows).unwrap();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines[0], RATING_COLUMNS.join(","));
+        assert!(lines[3].starts_with("3,random,0.0,0.0,0.0,0.0,40,7,0,33,"), "{}", lines[3]);
+        let svg = ratings_svg("test", &rows);
+        assert_eq!(svg.matches("<circle").count(), 3);
+        assert!(svg.contains("mcts:sims=100"));
+    }
+
+    #[test]
+    fn agents_file_errors_name_the_file() {
+        let dir = std::env::temp_dir().join(format!("latrunculi-ladder-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("agents.txt");
+        std::fs::write(&f, "# baselines\nrandom\n\n greedy  # one ply\n").unwrap();
+        assert_eq!(read_agents(&f).unwrap(), vec![(2, "random".to_string()), (4, "greedy".to_string())]);
+        std::fs::write(&f, "random\n").unwrap();
+        let e = read_agents(&f).unwrap_err().to_string();
+        assert!(e.contains("agents.txt") && e.contains("at least two"), "{e}");
+        let e = read_agents(&dir.join("missing.txt")).unwrap_err().to_string();
+        assert!(e.contains("missing.txt"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,193 @@
+//! End-to-end tests of `latrunculi eval` and `latrunculi ladder` through the binary:
+//! the files they write, a small AlphaZero model in a ladder, and the errors a user meets
+//! (unknown agent, missing model, a model for another board, existing output).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use latrunculi_rules::Ruleset;
+
+fn latrunculi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_latrunculi")).args(args).output().expect("the binary runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("arena-tests").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn rows(path: &Path) -> Vec<Vec<String>> {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    r.records().map(|x| x.unwrap().iter().map(String::from).collect()).collect()
+}
+
+/// Saves an untrained 1-block network for `ruleset` (resized to `board`) to `path`.
+fn tiny_model(path: &Path, board: (u8, u8)) {
+    let rs = Ruleset::builtin("kowalski").unwrap().with_board(board.0, board.1).unwrap();
+    let cfg = latrunculi_az::TrainConfig::default().network_config(&rs).with_blocks(1).with_channels(4);
+    let net = cfg.init(&latrunculi_az::device::inference());
+    let meta = latrunculi_az::CheckpointMeta::new(&cfg, "kowalski", rs.params_hash(), 0);
+    latrunculi_az::checkpoint::save(path, &net, &meta).unwrap();
+}
+
+#[test]
+fn eval_writes_one_row_per_opponent_and_the_games() {
+    let dir = scratch("eval");
+    let out = dir.join("eval.csv");
+    let games = dir.join("games.csv");
+    let args = [
+        "eval",
+        "--ruleset",
+        "petteia-xxi",
+        "--agent",
+        "greedy",
+        "--vs",
+        "random,mcts:sims=10,depth=30",
+        "--games",
+        "6",
+        "--seed",
+        "3",
+        "--ply-cap",
+        "300",
+    ];
+    let o =
+        latrunculi(&[&args[..], &["--out", out.to_str().unwrap(), "--games-out", games.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = rows(&out);
+    assert_eq!(r.len(), 2);
+    assert_eq!(r[0][2], "random");
+    assert_eq!(r[1][2], "mcts:sims=10,depth=30");
+    for row in &r {
+        let (g, w, d, l): (u32, u32, u32, u32) =
+            (row[3].parse().unwrap(), row[4].parse().unwrap(), row[5].parse().unwrap(), row[6].parse().unwrap());
+        assert_eq!((g, w + d + l), (6, 6));
+        let score: f64 = row[7].parse().unwrap();
+        assert!((score - (w as f64 + d as f64 / 2.0) / 6.0).abs() < 1e-4);
+        let (lo, hi): (f64, f64) = (row[8].parse().unwrap(), row[9].parse().unwrap());
+        assert!(lo <= score && score <= hi);
+    }
+    let g = rows(&games);
+    assert_eq!(g.len(), 12);
+    // The evaluated agent alternates colours.
+    assert_eq!((g[0][4].as_str(), g[1][5].as_str()), ("greedy", "greedy"));
+    // The same command again refuses to replace the results; --force replaces them identically.
+    let again = latrunculi(&[&args[..], &["--out", out.to_str().unwrap()]].concat());
+    assert!(!again.status.success());
+    assert!(stderr(&again).contains("already exists"), "{}", stderr(&again));
+    let first = std::fs::read_to_string(&out).unwrap();
+    let forced = latrunculi(
+        &[&args[..], &["--out", out.to_str().unwrap(), "--games-out", games.to_str().unwrap(), "--force"]].concat(),
+    );
+    assert!(forced.status.success(), "{}", stderr(&forced));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), first);
+}
+
+#[test]
+fn eval_errors_name_the_agent_model_or_board() {
+    let dir = scratch("eval-errors");
+    let out = dir.join("e.csv");
+    let o = out.to_str().unwrap();
+    let run = |agent: &str, vs: &str| {
+        latrunculi(&["eval", "--ruleset", "kowalski", "--agent", agent, "--vs", vs, "--out", o])
+    };
+    let e = run("greedy", "random,alphazero");
+    assert!(
+        !e.status.success() && stderr(&e).contains("alphazero") && stderr(&e).contains("unknown agent"),
+        "{}",
+        stderr(&e)
+    );
+    let e = run("az:model=/nonexistent/net.az", "random");
+    assert!(stderr(&e).contains("/nonexistent/net.az"), "{}", stderr(&e));
+    let small = dir.join("small.az");
+    tiny_model(&small, (5, 5));
+    let e = run(&format!("az:model={}", small.display()), "random");
+    assert!(stderr(&e).contains("5x5") && stderr(&e).contains("12x8"), "{}", stderr(&e));
+    let e = latrunculi(&[
+        "eval",
+        "--ruleset",
+        "kowalski",
+        "--agent",
+        "greedy",
+        "--vs",
+        "random",
+        "--sprt",
+        "50,0",
+        "--out",
+        o,
+    ]);
+    assert!(stderr(&e).contains("--sprt"), "{}", stderr(&e));
+    // Nothing was written by the failed runs.
+    assert!(!out.exists());
+}
+
+#[test]
+fn ladder_rates_a_round_robin_with_a_model() {
+    let dir = scratch("ladder");
+    let model = dir.join("net.az");
+    tiny_model(&model, (6, 6));
+    let agents = dir.join("agents.txt");
+    std::fs::write(&agents, format!("# a small ladder\nrandom\ngreedy\naz:model={},sims=8\n", model.display()))
+        .unwrap();
+    let out = dir.join("ladder");
+    let args = [
+        "ladder",
+        "--ruleset",
+        "kowalski",
+        "--board",
+        "6x6",
+        "--agents",
+        agents.to_str().unwrap(),
+        "--games",
+        "4",
+        "--ply-cap",
+        "120",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let o = latrunculi(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ratings = rows(&out.join("ratings.csv"));
+    assert_eq!(ratings.len(), 3);
+    let random = ratings.iter().find(|r| r[1] == "random").unwrap();
+    assert_eq!(random[2], "0.0");
+    // Every agent played 2 pairings of 4 games.
+    assert!(ratings.iter().all(|r| r[6] == "8"));
+    // Ranks follow the ratings.
+    let elo: Vec<f64> = ratings.iter().map(|r| r[2].parse().unwrap()).collect();
+    assert!(elo.windows(2).all(|w| w[0] >= w[1]));
+    assert_eq!(rows(&out.join("pairings.csv")).len(), 3);
+    assert_eq!(rows(&out.join("games.csv")).len(), 12);
+    let svg = std::fs::read_to_string(out.join("ratings.svg")).unwrap();
+    assert_eq!(svg.matches("<circle").count(), 3);
+    // A second run into the same folder is refused; a repeated agent names its line.
+    let again = latrunculi(&args);
+    assert!(stderr(&again).contains("already exists"), "{}", stderr(&again));
+    std::fs::write(&agents, "random\ngreedy\n\nrandom\n").unwrap();
+    let dup = latrunculi(&[
+        "ladder",
+        "--ruleset",
+        "kowalski",
+        "--agents",
+        agents.to_str().unwrap(),
+        "--out",
+        dir.join("l2").to_str().unwrap(),
+    ]);
+    assert!(stderr(&dup).contains("line 4"), "{}", stderr(&dup));
+    std::fs::write(&agents, "greedy\nmcts:sims=5\n").unwrap();
+    let no_anchor = latrunculi(&[
+        "ladder",
+        "--ruleset",
+        "kowalski",
+        "--agents",
+        agents.to_str().unwrap(),
+        "--out",
+        dir.join("l3").to_str().unwrap(),
+    ]);
+    assert!(stderr(&no_anchor).contains("anchor"), "{}", stderr(&no_anchor));
+}
