@@ -50,6 +50,10 @@ pub struct LadderArgs {
     /// Replace existing output files.
     #[arg(long)]
     pub force: bool,
+    /// Play nothing: refit ratings.csv and ratings.svg from the folder's pairings.csv
+    /// (e.g. with another `--prior-draws` or `--anchor`).
+    #[arg(long)]
+    pub rate_only: bool,
 }
 
 /// The columns of ratings.csv, in order.
@@ -151,7 +155,9 @@ fn esc(s: &str) -> String {
 
 /// A plot of the ratings (best at the top) with their 95% intervals, as SVG.
 pub fn ratings_svg(title: &str, rows: &[RatingRow]) -> String {
-    let (label_w, plot_w, row_h, top) = (330.0, 420.0, 24.0, 46.0);
+    // Room for the longest label at about 7 px a character (12 px sans-serif).
+    let longest = rows.iter().map(|r| r.agent.chars().count()).max().unwrap_or(0) as f64;
+    let (label_w, plot_w, row_h, top) = ((20.0 + 7.0 * longest).max(120.0), 420.0, 24.0, 46.0);
     let lo = rows.iter().map(|r| r.elo - Z95 * r.std_err).fold(0.0f64, f64::min);
     let hi = rows.iter().map(|r| r.elo + Z95 * r.std_err).fold(0.0f64, f64::max);
     let span = (hi - lo).max(1.0);
@@ -177,7 +183,7 @@ pub fn ratings_svg(title: &str, rows: &[RatingRow]) -> String {
             r##"<line x1="{0:.1}" y1="{top}" x2="{0:.1}" y2="{axis_y}" stroke="#ddd"/><text x="{0:.1}" y="{1}" text-anchor="middle">{2}</text>"##,
             x(t),
             axis_y + 16.0,
-            t
+            t + 0.0 // no "-0"
         );
         t += step;
     }
@@ -237,43 +243,18 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
         )
     })?;
     let files = ["games.csv", "pairings.csv", "ratings.csv", "ratings.svg"].map(|f| args.out.join(f));
-    for f in &files {
-        check_new_file(f, args.force)?;
-    }
-    let pairs: Vec<(usize, usize)> =
-        (0..agents.len()).flat_map(|i| (i + 1..agents.len()).map(move |j| (i, j))).collect();
-    let bar = progress_bar(pairs.len() as u64 * args.games as u64, 0);
-    let mut games_text = games_header().into_bytes();
-    let mut pairings_text = format!("{}\n", EVAL_COLUMNS.join(","));
-    let mut pairings = Vec::new();
-    for &(i, j) in &pairs {
-        bar.set_message(format!("{} vs {}", agents[i], agents[j]));
-        let (summary, rows) = play_pairing(
-            &rs,
-            &label,
-            &agents[i],
-            &agents[j],
-            args.games,
-            args.seed,
-            args.ply_cap,
-            None,
-            &|| bar.inc(1),
-            &mut |_, _| Ok(()),
-        )?;
-        for r in &rows {
-            games_text.extend(r.to_csv_line()?);
+    let pairings = if args.rate_only {
+        read_pairings(&files[1], &agents)?
+    } else {
+        for f in &files {
+            check_new_file(f, args.force)?;
         }
-        pairings_text.push_str(&summary_line(&label, &agents[i], args.seed, &summary)?);
-        pairings_text.push('\n');
-        // Written after every pairing, so an interrupted ladder keeps its games.
-        write_file(&files[0], &games_text)?;
-        write_file(&files[1], pairings_text.as_bytes())?;
-        pairings.push((i, j, summary));
-    }
-    bar.finish_and_clear();
+        play_round_robin(args, &rs, &label, &agents, &files)?
+    };
     let rows = rate(&agents, anchor, &pairings, args.prior_draws)?;
     write_file(&files[2], ratings_csv(&rows)?.as_bytes())?;
-    let title = format!("{label}: {} agents, {} games per pairing", agents.len(), args.games);
+    let games = pairings.first().map(|p| p.2.wdl.games()).unwrap_or(0);
+    let title = format!("{label}: {} agents, {games} games per pairing", agents.len());
     write_file(&files[3], ratings_svg(&title, &rows).as_bytes())?;
     println!("{:>4}  {:>8}  {:>17}  agent", "rank", "elo", "95% interval");
     for (k, r) in rows.iter().enumerate() {
@@ -288,6 +269,75 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
     }
     println!("-> {}", args.out.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// Reads the pairings of a finished ladder (`pairings.csv`) for the agents of the agents file.
+pub fn read_pairings(path: &Path, agents: &[String]) -> anyhow::Result<Vec<(usize, usize, PairingSummary)>> {
+    let mut reader = csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut out = Vec::new();
+    for (k, record) in reader.records().enumerate() {
+        let line = k + 2;
+        let r = record.with_context(|| format!("{} line {line}", path.display()))?;
+        let cell =
+            |i: usize| r.get(i).ok_or_else(|| anyhow::anyhow!("{} line {line}: too few columns", path.display()));
+        let index = |name: &str| {
+            agents.iter().position(|a| a == name).ok_or_else(|| {
+                anyhow::anyhow!("{} line {line}: agent '{name}' is not in the agents file", path.display())
+            })
+        };
+        let count = |i: usize| -> anyhow::Result<u64> {
+            cell(i)?.parse().with_context(|| format!("{} line {line}: column {} is not a count", path.display(), i + 1))
+        };
+        let wdl = Wdl { wins: count(4)?, draws: count(5)?, losses: count(6)? };
+        let summary = PairingSummary { opponent: cell(2)?.to_string(), wdl, mean_plies: 0.0, sprt: None };
+        out.push((index(cell(1)?)?, index(cell(2)?)?, summary));
+    }
+    if out.is_empty() {
+        anyhow::bail!("{} holds no pairings", path.display());
+    }
+    Ok(out)
+}
+
+/// Plays every pairing of the round robin, writing games.csv and pairings.csv after each.
+fn play_round_robin(
+    args: &LadderArgs,
+    rs: &latrunculi_rules::Ruleset,
+    label: &str,
+    agents: &[String],
+    files: &[PathBuf; 4],
+) -> anyhow::Result<Vec<(usize, usize, PairingSummary)>> {
+    let pairs: Vec<(usize, usize)> =
+        (0..agents.len()).flat_map(|i| (i + 1..agents.len()).map(move |j| (i, j))).collect();
+    let bar = progress_bar(pairs.len() as u64 * args.games as u64, 0);
+    let mut games_text = games_header().into_bytes();
+    let mut pairings_text = format!("{}\n", EVAL_COLUMNS.join(","));
+    let mut pairings = Vec::new();
+    for &(i, j) in &pairs {
+        bar.set_message(format!("{} vs {}", agents[i], agents[j]));
+        let (summary, rows) = play_pairing(
+            rs,
+            label,
+            &agents[i],
+            &agents[j],
+            args.games,
+            args.seed,
+            args.ply_cap,
+            None,
+            &|| bar.inc(1),
+            &mut |_, _| Ok(()),
+        )?;
+        for r in &rows {
+            games_text.extend(r.to_csv_line()?);
+        }
+        pairings_text.push_str(&summary_line(label, &agents[i], args.seed, &summary)?);
+        pairings_text.push('\n');
+        // Written after every pairing, so an interrupted ladder keeps its games.
+        write_file(&files[0], &games_text)?;
+        write_file(&files[1], pairings_text.as_bytes())?;
+        pairings.push((i, j, summary));
+    }
+    bar.finish_and_clear();
+    Ok(pairings)
 }
 
 #[cfg(test)]

@@ -165,29 +165,35 @@ fn ladder_rates_a_round_robin_with_a_model() {
     assert_eq!(rows(&out.join("games.csv")).len(), 12);
     let svg = std::fs::read_to_string(out.join("ratings.svg")).unwrap();
     assert_eq!(svg.matches("<circle").count(), 3);
+    // Refitting from pairings.csv gives the same ratings; another prior changes them.
+    let first = std::fs::read_to_string(out.join("ratings.csv")).unwrap();
+    let refit = latrunculi(&[&args[..], &["--rate-only"]].concat());
+    assert!(refit.status.success(), "{}", stderr(&refit));
+    assert_eq!(std::fs::read_to_string(out.join("ratings.csv")).unwrap(), first);
+    let refit = latrunculi(&[&args[..], &["--rate-only", "--prior-draws", "5"]].concat());
+    assert!(refit.status.success(), "{}", stderr(&refit));
+    assert_ne!(std::fs::read_to_string(out.join("ratings.csv")).unwrap(), first);
     // A second run into the same folder is refused; a repeated agent names its line.
     let again = latrunculi(&args);
     assert!(stderr(&again).contains("already exists"), "{}", stderr(&again));
-    std::fs::write(&agents, "random\ngreedy\n\nrandom\n").unwrap();
-    let dup = latrunculi(&[
-        "ladder",
-        "--ruleset",
-        "kowalski",
-        "--agents",
-        agents.to_str().unwrap(),
-        "--out",
-        dir.join("l2").to_str().unwrap(),
-    ]);
-    assert!(stderr(&dup).contains("line 4"), "{}", stderr(&dup));
-    std::fs::write(&agents, "greedy\nmcts:sims=5\n").unwrap();
-    let no_anchor = latrunculi(&[
-        "ladder",
-        "--ruleset",
-        "kowalski",
-        "--agents",
-        agents.to_str().unwrap(),
-        "--out",
-        dir.join("l3").to_str().unwrap(),
-    ]);
-    assert!(stderr(&no_anchor).contains("anchor"), "{}", stderr(&no_anchor));
+    // A ladder on kowalski from `list` into a fresh folder: its error message.
+    let ladder_error = |list: &str, name: &str| {
+        std::fs::write(&agents, list).unwrap();
+        let out = dir.join(name);
+        let o = latrunculi(&[
+            "ladder",
+            "-r",
+            "kowalski",
+            "--agents",
+            agents.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(!o.status.success());
+        stderr(&o)
+    };
+    let dup = ladder_error("random\ngreedy\n\nrandom\n", "l2");
+    assert!(dup.contains("line 4"), "{dup}");
+    let no_anchor = ladder_error("greedy\nmcts:sims=5\n", "l3");
+    assert!(no_anchor.contains("anchor"), "{no_anchor}");
 }
