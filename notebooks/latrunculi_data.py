@@ -1,0 +1,763 @@
+"""Reading code for the committed results of latrunculi, shared by the notebooks,
+`render_figures.py` and `check_reading.py`.
+
+Every loader checks that its files exist, that the documented columns are present and
+that each column parses as its documented type; anything else raises `DataError`
+naming the file (and the column / row) at fault. Column meanings:
+`experiments/README.md` (survey, train, eval, ladder files) and `data/README.md`
+(datasets).
+
+Needs numpy and pandas only (notebooks/requirements.txt).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10 and older
+    tomllib = None
+
+#: The repository root (this file lives in ROOT/notebooks/).
+ROOT = Path(__file__).resolve().parent.parent
+
+#: z of a two-sided 95% interval, as in crates/latrunculi-cli/src/stats.rs.
+Z95 = 1.96
+
+#: Game results and end reasons (RULES.md §1), in the order of summary.csv.
+WINNERS = ("white", "black", "draw")
+REASONS = (
+    "immobilized",
+    "bare",
+    "annihilated",
+    "dux-captured",
+    "stalemate",
+    "repetition",
+    "no-capture-limit",
+    "material",
+    "ply-cap",
+)
+
+
+class DataError(Exception):
+    """A results file is missing or does not have the documented form."""
+
+
+# --------------------------------------------------------------------------------------
+# Generic CSV reading with typed columns
+# --------------------------------------------------------------------------------------
+
+# Column kinds:
+#   "str"   text (kept as text even when it looks numeric, e.g. params_hash)
+#   "int"   integer, no empty cells
+#   "int?"  integer or empty (pandas nullable Int64)
+#   "u64"   unsigned 64-bit integer (seeds; may exceed the int64 range)
+#   "float" real, no empty cells; `inf` / `-inf` allowed
+#   "float?" real or empty (NaN); `inf` / `-inf` allowed
+
+GAMES_COLUMNS = {
+    "ruleset": "str",
+    "params_hash": "str",
+    "game": "int",
+    "seed": "u64",
+    "white": "str",
+    "black": "str",
+    "winner": "str",
+    "reason": "str",
+    "plies": "int",
+    "captures_white": "int",
+    "captures_black": "int",
+    "pieces_white": "int",
+    "pieces_black": "int",
+    "first_capture_ply": "int?",
+    "moves": "str",
+}
+
+SUMMARY_COLUMNS = {
+    "ruleset": "str",
+    "pairing": "str",
+    "games": "int",
+    "white_wins": "int",
+    "black_wins": "int",
+    "draws": "int",
+    "draw_rate": "float",
+    "draw_lo": "float",
+    "draw_hi": "float",
+    "decisive_rate": "float",
+    "white_score": "float",
+    "white_score_lo": "float",
+    "white_score_hi": "float",
+    "mean_plies": "float",
+    "median_plies": "float",
+    "p90_plies": "int",
+    **{"reason_" + r.replace("-", "_"): "int" for r in REASONS},
+}
+
+TRAIN_LOG_COLUMNS = {
+    "iteration": "int",
+    "games": "int",
+    "samples": "int",
+    "buffer_samples": "int",
+    "policy_loss": "float",
+    "value_loss": "float",
+    "policy_entropy": "float",
+    "mean_plies": "float",
+    "white_rate": "float",
+    "black_rate": "float",
+    "draw_rate": "float",
+    "score_random": "float?",
+    "score_mcts100": "float?",
+    "selfplay_positions_per_s": "float",
+    "selfplay_evals_per_s": "float",
+    "elapsed_s": "float",
+}
+
+EVAL_COLUMNS = {
+    "ruleset": "str",
+    "agent": "str",
+    "opponent": "str",
+    "games": "int",
+    "wins": "int",
+    "draws": "int",
+    "losses": "int",
+    "score": "float",
+    "score_lo": "float",
+    "score_hi": "float",
+    "elo": "float",
+    "elo_lo": "float",
+    "elo_hi": "float",
+    "mean_plies": "float",
+    "sprt": "str?",
+    "llr": "float?",
+    "seed": "u64",
+}
+
+RATINGS_COLUMNS = {
+    "rank": "int",
+    "agent": "str",
+    "elo": "float",
+    "elo_lo": "float",
+    "elo_hi": "float",
+    "std_err": "float",
+    "games": "int",
+    "wins": "int",
+    "draws": "int",
+    "losses": "int",
+    "score": "float",
+}
+
+
+def _parse_float(cell: str, path: Path, col: str, row: int) -> float:
+    s = cell.strip()
+    low = s.lower()
+    if low in ("inf", "+inf", "infinity", "+infinity"):
+        return math.inf
+    if low in ("-inf", "-infinity"):
+        return -math.inf
+    try:
+        return float(s)
+    except ValueError:
+        raise DataError(f"{path}: column {col!r}, data row {row + 1}: {cell!r} is not a number") from None
+
+
+def _convert(raw: pd.Series, kind: str, path: Path, col: str) -> pd.Series:
+    """Converts a column read as text to `kind`, raising DataError on bad cells."""
+    empty = raw.isna() | (raw.astype(str).str.strip() == "")
+    optional = kind.endswith("?")
+    base = kind.rstrip("?")
+    if empty.any() and not optional and base != "str":
+        row = int(np.flatnonzero(empty.to_numpy())[0])
+        raise DataError(f"{path}: column {col!r}, data row {row + 1}: empty cell (a value is required)")
+    if base == "str":
+        return raw.fillna("").astype(str)
+    cells = raw.astype(str).tolist()
+    mask = empty.to_numpy()
+    if base == "float":
+        vals = np.array(
+            [math.nan if m else _parse_float(c, path, col, i) for i, (c, m) in enumerate(zip(cells, mask))],
+            dtype=np.float64,
+        )
+        return pd.Series(vals, index=raw.index, name=col)
+    if base in ("int", "u64"):
+        out = []
+        for i, (c, m) in enumerate(zip(cells, mask)):
+            if m:
+                out.append(None)
+                continue
+            try:
+                v = int(c.strip())
+            except ValueError:
+                raise DataError(f"{path}: column {col!r}, data row {i + 1}: {c!r} is not an integer") from None
+            if base == "u64" and not 0 <= v < 2**64:
+                raise DataError(f"{path}: column {col!r}, data row {i + 1}: {c!r} is not a 64-bit unsigned integer")
+            out.append(v)
+        if base == "u64":
+            return pd.Series(np.array(out, dtype=np.uint64), index=raw.index, name=col)
+        if optional:
+            return pd.Series(pd.array(out, dtype="Int64"), index=raw.index, name=col)
+        return pd.Series(np.array(out, dtype=np.int64), index=raw.index, name=col)
+    raise ValueError(f"unknown column kind {kind!r}")
+
+
+def read_csv(path, columns: dict[str, str], usecols=None) -> pd.DataFrame:
+    """Reads a CSV file whose header must contain `columns` (name -> kind, see above).
+
+    `usecols`: read only these of the documented columns (e.g. skip `moves`). Extra
+    columns of the file are kept as text. A last line without its newline (a file cut
+    while being written) is dropped with a warning on stderr.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise DataError(f"{path}: file not found")
+    text = path.read_text(encoding="utf-8")
+    if not text.strip():
+        raise DataError(f"{path}: empty file (no header)")
+    if not text.endswith("\n") and text.count("\n") >= 1:
+        print(f"warning: {path}: dropping an incomplete last line", file=sys.stderr)
+        text = text[: text.rfind("\n") + 1]
+    header = pd.read_csv(io.StringIO(text), nrows=0).columns.tolist()
+    missing = [c for c in columns if c not in header]
+    if missing:
+        raise DataError(f"{path}: missing column(s) {', '.join(missing)} (header: {','.join(header)})")
+    wanted = list(columns) if usecols is None else [c for c in columns if c in usecols]
+    try:
+        raw = pd.read_csv(
+            io.StringIO(text),
+            dtype=str,
+            keep_default_na=False,
+            usecols=wanted if usecols is not None else None,
+        )
+    except (pd.errors.ParserError, ValueError) as e:
+        raise DataError(f"{path}: cannot parse as CSV: {e}") from None
+    df = pd.DataFrame(index=raw.index)
+    for col in raw.columns:
+        kind = columns.get(col, "str")
+        df[col] = _convert(raw[col], kind, path, col)
+    return df
+
+
+# --------------------------------------------------------------------------------------
+# Statistics
+# --------------------------------------------------------------------------------------
+
+
+def wilson(successes, n, z: float = Z95):
+    """95% Wilson score interval (lo, hi) of `successes` out of `n` trials.
+
+    Works on scalars or numpy arrays; `successes` may hold half points (wins + draws/2).
+    Same definition as crates/latrunculi-cli/src/stats.rs: bounds clamped to [0, 1],
+    (0, 1) when n == 0.
+    """
+    s = np.asarray(successes, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.clip(s / n, 0.0, 1.0)
+        z2 = z * z
+        denom = 1.0 + z2 / n
+        centre = (p + z2 / (2.0 * n)) / denom
+        half = z * np.sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n)) / denom
+        lo = np.where(n > 0, np.maximum(centre - half, 0.0), 0.0)
+        hi = np.where(n > 0, np.minimum(centre + half, 1.0), 1.0)
+    if lo.ndim == 0:
+        return float(lo), float(hi)
+    return lo, hi
+
+
+def elo_from_score(score):
+    """Elo difference of a score: -400·log10(1/score - 1); ±inf for 1 and 0."""
+    s = np.asarray(score, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        e = np.where(s <= 0, -np.inf, np.where(s >= 1, np.inf, -400.0 * np.log10(1.0 / s - 1.0)))
+    return float(e) if e.ndim == 0 else e
+
+
+def expected_score(diff):
+    """Expected score of a player `diff` Elo above its opponent."""
+    return 1.0 / (1.0 + 10.0 ** (-np.asarray(diff, dtype=np.float64) / 400.0))
+
+
+def nearest_rank(values, q: float) -> int:
+    """q-quantile by the nearest-rank method (smallest value with >= q of them at or below)."""
+    v = np.sort(np.asarray(values))
+    if len(v) == 0:
+        return 0
+    rank = int(math.ceil(q * len(v)))
+    return int(v[min(max(rank, 1), len(v)) - 1])
+
+
+def ecdf(values):
+    """(x, y) of the empirical distribution function of `values`, for step plots."""
+    x = np.sort(np.asarray(values, dtype=np.float64))
+    y = np.arange(1, len(x) + 1) / max(len(x), 1)
+    return x, y
+
+
+def entropy_rows(p: np.ndarray) -> np.ndarray:
+    """Shannon entropy (nats) of each row of a probability matrix (0·log 0 = 0)."""
+    p = np.asarray(p, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(p > 0, p * np.log(p), 0.0)
+    return np.maximum(-t.sum(axis=1), 0.0)
+
+
+def fit_elo(pairings: pd.DataFrame, anchor: str, prior_draws: float = 1.0):
+    """Maximum-likelihood Elo ratings from a round robin's pairings.csv rows.
+
+    The model of `latrunculi ladder` (experiments/README.md, ratings.csv): expected score
+    1/(1 + 10^(-Δ/400)), `anchor` fixed at 0, `prior_draws` virtual drawn games added to
+    every played pairing. Returns a DataFrame (agent, elo, std_err), best first. Written
+    from the documented model, independently of the Rust code, so that check_reading.py
+    can compare the two.
+    """
+    agents = list(dict.fromkeys(list(pairings["agent"]) + list(pairings["opponent"])))
+    if anchor not in agents:
+        raise DataError(f"anchor {anchor!r} is not among the agents {agents}")
+    n = len(agents)
+    idx = {a: i for i, a in enumerate(agents)}
+    games = np.zeros((n, n))
+    points = np.zeros((n, n))
+    for r in pairings.itertuples():
+        i, j = idx[r.agent], idx[r.opponent]
+        g = float(r.games)
+        p = r.wins + r.draws / 2.0
+        games[i, j] += g
+        games[j, i] += g
+        points[i, j] += p
+        points[j, i] += g - p
+    played = games > 0
+    games = games + prior_draws * played
+    points = points + prior_draws / 2.0 * played
+    k = math.log(10.0) / 400.0
+    free = [i for i in range(n) if i != idx[anchor]]
+    r = np.zeros(n)
+    for _ in range(500):
+        p = expected_score(r[:, None] - r[None, :])
+        grad = k * (points - games * p).sum(axis=1)
+        w = k * k * games * p * (1 - p)
+        h = np.diag(w.sum(axis=1)) - w  # information matrix
+        hf = h[np.ix_(free, free)]
+        step = np.linalg.solve(hf, grad[free])
+        m = np.abs(step).max()
+        r[free] += step * (min(1.0, 400.0 / m) if m > 0 else 1.0)
+        if m < 1e-9:
+            break
+    else:
+        raise DataError("Elo fit did not converge")
+    p = expected_score(r[:, None] - r[None, :])
+    w = k * k * games * p * (1 - p)
+    h = np.diag(w.sum(axis=1)) - w
+    cov = np.linalg.inv(h[np.ix_(free, free)])
+    se = np.zeros(n)
+    se[free] = np.sqrt(np.maximum(np.diag(cov), 0))
+    out = pd.DataFrame({"agent": agents, "elo": r, "std_err": se})
+    return out.sort_values("elo", ascending=False, kind="stable").reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------------------
+# Surveys (latrunculi survey / play)
+# --------------------------------------------------------------------------------------
+
+
+def load_games(path, with_moves: bool = False) -> pd.DataFrame:
+    """A games.csv (`play`, `survey`, `eval --games-out`, `ladder`), typed.
+
+    `moves` (long text) is read only with `with_moves=True`. Checks the winner and
+    reason vocabularies and that plies are positive.
+    """
+    path = Path(path)
+    cols = None if with_moves else [c for c in GAMES_COLUMNS if c != "moves"]
+    df = read_csv(path, GAMES_COLUMNS, usecols=cols)
+    bad = ~df["winner"].isin(WINNERS)
+    if bad.any():
+        i = int(np.flatnonzero(bad.to_numpy())[0])
+        raise DataError(f"{path}: data row {i + 1}: winner {df['winner'].iloc[i]!r} is not one of {WINNERS}")
+    bad = ~df["reason"].isin(REASONS)
+    if bad.any():
+        i = int(np.flatnonzero(bad.to_numpy())[0])
+        raise DataError(f"{path}: data row {i + 1}: reason {df['reason'].iloc[i]!r} is not one of {REASONS}")
+    if (df["plies"] <= 0).any():
+        i = int(np.flatnonzero((df["plies"] <= 0).to_numpy())[0])
+        raise DataError(f"{path}: data row {i + 1}: plies must be positive")
+    return df
+
+
+def load_summary(path) -> pd.DataFrame:
+    """A survey's summary.csv, typed (rates and intervals float, counts int)."""
+    return read_csv(Path(path), SUMMARY_COLUMNS)
+
+
+def _survey_swap(folder: Path) -> bool:
+    cfg = folder / "config.toml"
+    if tomllib is None or not cfg.is_file():
+        return True
+    try:
+        return bool(tomllib.loads(cfg.read_text(encoding="utf-8")).get("swap", True))
+    except tomllib.TOMLDecodeError as e:
+        raise DataError(f"{cfg}: not valid TOML: {e}") from None
+
+
+@dataclass
+class Survey:
+    """A survey folder: summary.csv and games.csv (with a `pairing` column added)."""
+
+    folder: Path
+    summary: pd.DataFrame
+    games: pd.DataFrame
+    swap: bool = True
+    config: dict = field(default_factory=dict)
+
+    @property
+    def rulesets(self) -> list[str]:
+        return list(dict.fromkeys(self.summary["ruleset"]))
+
+    @property
+    def pairings(self) -> list[str]:
+        return list(dict.fromkeys(self.summary["pairing"]))
+
+
+def load_survey(path, with_moves: bool = False) -> Survey:
+    """A `latrunculi survey` output folder (summary.csv + games.csv).
+
+    Adds to the games a `pairing` column in the form of summary.csv (`first vs second`:
+    with swap, odd-numbered games give White to the second spec). The experiment file's
+    order of rulesets and pairings is `Survey.rulesets` / `Survey.pairings`.
+    """
+    folder = Path(path)
+    if not folder.is_dir():
+        raise DataError(f"{folder}: survey folder not found")
+    summary = load_summary(folder / "summary.csv")
+    games = load_games(folder / "games.csv", with_moves=with_moves)
+    swap = _survey_swap(folder)
+    odd = (games["game"] % 2 == 1) & swap
+    first = games["white"].where(~odd, games["black"])
+    second = games["black"].where(~odd, games["white"])
+    games["pairing"] = first + " vs " + second
+    config = {}
+    if tomllib is not None and (folder / "config.toml").is_file():
+        config = tomllib.loads((folder / "config.toml").read_text(encoding="utf-8"))
+    return Survey(folder=folder, summary=summary, games=games, swap=swap, config=config)
+
+
+def find_surveys(root=None) -> list[Path]:
+    """Survey folders under ROOT/experiments (those holding a summary.csv)."""
+    root = Path(root) if root is not None else ROOT / "experiments"
+    return sorted(p.parent for p in root.glob("*/summary.csv"))
+
+
+def summarize_games(games: pd.DataFrame) -> pd.DataFrame:
+    """Recomputes the counts of summary.csv from games (grouped by ruleset and pairing)."""
+    rows = []
+    for (rs, pairing), g in games.groupby(["ruleset", "pairing"], sort=False):
+        plies = np.sort(g["plies"].to_numpy())
+        row = {
+            "ruleset": rs,
+            "pairing": pairing,
+            "games": len(g),
+            "white_wins": int((g["winner"] == "white").sum()),
+            "black_wins": int((g["winner"] == "black").sum()),
+            "draws": int((g["winner"] == "draw").sum()),
+            "mean_plies": float(plies.mean()),
+            "median_plies": float(np.median(plies)),
+            "p90_plies": nearest_rank(plies, 0.9),
+        }
+        for r in REASONS:
+            row["reason_" + r.replace("-", "_")] = int((g["reason"] == r).sum())
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------------------
+# Training logs (latrunculi train)
+# --------------------------------------------------------------------------------------
+
+
+def load_train_log(path) -> pd.DataFrame:
+    """One run's train_log.csv, typed; adds `run` (the folder name)."""
+    path = Path(path)
+    df = read_csv(path, TRAIN_LOG_COLUMNS)
+    df.insert(0, "run", path.parent.name)
+    return df
+
+
+def load_train_logs(pattern: str = "experiments/az-*/train_log.csv", root=None) -> pd.DataFrame:
+    """Every train_log.csv matching the glob `pattern` (relative to the repository
+    root), concatenated with a `run` column. Runs still in progress are read as they
+    are. Raises DataError when nothing matches."""
+    root = Path(root) if root is not None else ROOT
+    paths = sorted(root.glob(pattern))
+    if not paths:
+        raise DataError(f"no file matches {root / pattern}")
+    frames = [load_train_log(p) for p in paths]
+    return pd.concat(frames, ignore_index=True)
+
+
+# --------------------------------------------------------------------------------------
+# Ladders and evaluations (latrunculi eval / ladder)
+# --------------------------------------------------------------------------------------
+
+
+def load_pairings(path) -> pd.DataFrame:
+    """An `eval --out` file or a ladder's pairings.csv, typed; `elo`, `elo_lo`, `elo_hi`
+    may be ±inf (clean sweeps); `sprt`/`llr` empty without a test."""
+    return read_csv(Path(path), EVAL_COLUMNS)
+
+
+def load_ratings(path) -> pd.DataFrame:
+    """A ladder's ratings.csv, typed (best first)."""
+    return read_csv(Path(path), RATINGS_COLUMNS)
+
+
+@dataclass
+class Ladder:
+    """A ladder folder. `ratings` is None while the ladder is still running."""
+
+    folder: Path
+    pairings: pd.DataFrame
+    games: pd.DataFrame
+    ratings: pd.DataFrame | None
+    agents: list[str]
+    command: str | None
+
+    @property
+    def name(self) -> str:
+        return self.folder.name
+
+    @property
+    def complete(self) -> bool:
+        return self.ratings is not None
+
+
+def _ladder_agents(folder: Path) -> tuple[list[str], str | None]:
+    """Agents and the `latrunculi ladder` command line from the folder's agents.txt."""
+    f = folder / "agents.txt"
+    if not f.is_file():
+        return [], None
+    agents, command = [], None
+    for line in f.read_text(encoding="utf-8").splitlines():
+        if "latrunculi ladder" in line and line.lstrip().startswith("#"):
+            command = line.lstrip("# ").strip()
+        spec = line.split("#", 1)[0].strip()
+        if spec:
+            agents.append(spec)
+    return agents, command
+
+
+def load_ladder(path, require_ratings: bool = True, with_moves: bool = False) -> Ladder:
+    """A `latrunculi ladder` output folder: pairings.csv, games.csv and ratings.csv.
+
+    With `require_ratings=False`, a ladder still being played (no ratings.csv yet) is
+    read with `ratings=None`. Adds to the games `agent` / `opponent` columns (the first
+    agent of the pairing plays White in even-numbered games).
+    """
+    folder = Path(path)
+    if not folder.is_dir():
+        raise DataError(f"{folder}: ladder folder not found")
+    ratings_path = folder / "ratings.csv"
+    ratings = None
+    if ratings_path.is_file():
+        ratings = load_ratings(ratings_path)
+    elif require_ratings:
+        raise DataError(f"{ratings_path}: file not found (is the ladder still running?)")
+    pairings = load_pairings(folder / "pairings.csv")
+    games = load_games(folder / "games.csv", with_moves=with_moves)
+    even = games["game"] % 2 == 0
+    games["agent"] = games["white"].where(even, games["black"])
+    games["opponent"] = games["black"].where(even, games["white"])
+    agents, command = _ladder_agents(folder)
+    return Ladder(folder=folder, pairings=pairings, games=games, ratings=ratings, agents=agents, command=command)
+
+
+def find_ladders(root=None) -> list[Path]:
+    """Ladder folders (experiments/ladder-*) that hold at least a pairings.csv."""
+    root = Path(root) if root is not None else ROOT / "experiments"
+    return sorted(p for p in root.glob("ladder-*") if (p / "pairings.csv").is_file())
+
+
+def ladder_option(command: str | None, name: str, default):
+    """The value of `--name VALUE` in a ladder command line, else `default`."""
+    if command:
+        m = re.search(r"--" + re.escape(name) + r"[ =](\S+)", command)
+        if m:
+            return type(default)(m.group(1))
+    return default
+
+
+def short_agent(spec: str) -> str:
+    """A short label of an agent spec: `az:model=DIR/latest.az,sims=50` -> `az(DIR),sims=50`."""
+
+    def repl(m):
+        path = Path(m.group(1))
+        run = path.parent.name if path.name == "latest.az" else path.stem
+        return f"az[{run}]"
+
+    return re.sub(r"az:model=([^,]+)", repl, spec)
+
+
+def csv_kind(path) -> str | None:
+    """`"eval"` for an `eval --out` / pairings.csv file, `"games"` for a games.csv-like
+    file (`play --out`, `eval --games-out`), None for anything else (from the header)."""
+    path = Path(path)
+    try:
+        header = pd.read_csv(path, nrows=0).columns.tolist()
+    except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError):
+        return None
+    if header and all(c in header for c in EVAL_COLUMNS):
+        return "eval"
+    if header and all(c in header for c in GAMES_COLUMNS):
+        return "games"
+    return None
+
+
+def find_evals(root=None) -> list[Path]:
+    """`latrunculi eval --out` files under ROOT/experiments/az-eval*/ (recognised by header)."""
+    root = Path(root) if root is not None else ROOT / "experiments"
+    return sorted(p for p in root.glob("az-eval*/*.csv") if csv_kind(p) == "eval")
+
+
+def score_matrix(pairings: pd.DataFrame) -> pd.DataFrame:
+    """Square matrix of scores: row agent's score against column agent (NaN on the
+    diagonal and for pairings not played), in the order agents first appear."""
+    agents = list(dict.fromkeys(list(pairings["agent"]) + list(pairings["opponent"])))
+    m = pd.DataFrame(np.nan, index=agents, columns=agents)
+    for r in pairings.itertuples():
+        m.loc[r.agent, r.opponent] = r.score
+        m.loc[r.opponent, r.agent] = 1.0 - r.score
+    return m
+
+
+# --------------------------------------------------------------------------------------
+# Datasets (latrunculi dataset)
+# --------------------------------------------------------------------------------------
+
+#: dtype of each .npy file and its shape in terms of S (rows), A (actions), H, W.
+DATASET_ARRAYS = {
+    "observations": ("float32", ("S", 12, "H", "W")),
+    "legal_masks": ("bool", ("S", "A")),
+    "policy_targets": ("float32", ("S", "A")),
+    "value_targets": ("float32", ("S",)),
+    "actions": ("int32", ("S",)),
+    "plies": ("int32", ("S",)),
+    "games": ("int32", ("S",)),
+    "players": ("int8", ("S",)),
+}
+
+DATASET_GAME_FIELDS = {
+    "game": int,
+    "ruleset": str,
+    "params_hash": str,
+    "board": list,
+    "white": str,
+    "black": str,
+    "seed": int,
+    "moves": list,
+    "winner": str,
+    "reason": str,
+    "plies": int,
+    "first_sample": int,
+    "samples": int,
+}
+
+
+@dataclass
+class Dataset:
+    """A `latrunculi dataset` folder: meta.json, games (one row per game of
+    games.jsonl; `moves` as lists) and the arrays by name (without `.npy`)."""
+
+    folder: Path
+    meta: dict
+    games: pd.DataFrame
+    arrays: dict[str, np.ndarray]
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.arrays[name]
+
+    @property
+    def board(self) -> tuple[int, int]:
+        w, h = self.meta["board"]
+        return int(w), int(h)
+
+
+def load_dataset(path, mmap: bool = False) -> Dataset:
+    """Reads a dataset folder, checking every file's presence, dtype and shape against
+    data/README.md and meta.json. `mmap=True` memory-maps the arrays."""
+    folder = Path(path)
+    meta_path = folder / "meta.json"
+    if not meta_path.is_file():
+        raise DataError(f"{meta_path}: file not found")
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise DataError(f"{meta_path}: not valid JSON: {e}") from None
+    for key in ("format", "board", "action_space_size", "games", "samples", "planes", "files"):
+        if key not in meta:
+            raise DataError(f"{meta_path}: missing key {key!r}")
+    if meta["format"] != "latrunculi-dataset":
+        raise DataError(f"{meta_path}: format is {meta['format']!r}, expected 'latrunculi-dataset'")
+
+    games_path = folder / "games.jsonl"
+    if not games_path.is_file():
+        raise DataError(f"{games_path}: file not found (an incomplete dataset has no games.jsonl)")
+    records = []
+    for n, line in enumerate(games_path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise DataError(f"{games_path}: line {n}: not valid JSON: {e}") from None
+        for key, typ in DATASET_GAME_FIELDS.items():
+            if key not in rec:
+                raise DataError(f"{games_path}: line {n}: missing field {key!r}")
+            if not isinstance(rec[key], typ) or (typ is int and isinstance(rec[key], bool)):
+                raise DataError(f"{games_path}: line {n}: field {key!r} should be {typ.__name__}, got {rec[key]!r}")
+        records.append(rec)
+    games = pd.DataFrame(records)
+    if len(games):
+        games["seed"] = np.array([r["seed"] for r in records], dtype=np.uint64)
+
+    w, h = (int(x) for x in meta["board"])
+    dims = {"S": int(meta["samples"]), "A": int(meta["action_space_size"]), "H": h, "W": w}
+    arrays = {}
+    for name, (dtype, shape) in DATASET_ARRAYS.items():
+        p = folder / f"{name}.npy"
+        if not p.is_file():
+            raise DataError(f"{p}: file not found")
+        try:
+            a = np.load(p, mmap_mode="r" if mmap else None, allow_pickle=False)
+        except ValueError as e:
+            raise DataError(f"{p}: not a readable .npy file: {e}") from None
+        want = tuple(dims[d] if isinstance(d, str) else d for d in shape)
+        if a.dtype != np.dtype(dtype):
+            raise DataError(f"{p}: dtype {a.dtype}, expected {dtype}")
+        if a.shape != want:
+            raise DataError(f"{p}: shape {a.shape}, expected {want} (S={dims['S']} from meta.json)")
+        doc = meta["files"].get(f"{name}.npy")
+        if doc is not None and (doc.get("dtype") != dtype or tuple(doc.get("shape", ())) != want):
+            raise DataError(f"{meta_path}: files[{name}.npy] = {doc} disagrees with the file ({a.dtype}, {a.shape})")
+        arrays[name] = a
+    return Dataset(folder=folder, meta=meta, games=games, arrays=arrays)
+
+
+def square_name(s: int, width: int) -> str:
+    """Square index (rank·W + file) -> `a1`-style name."""
+    return "abcdefghijklmnopqrstuvwxyz"[s % width] + str(s // width + 1)
+
+
+def action_name(a: int, width: int, height: int) -> str:
+    """A readable name of an action index (data/README.md, action encoding)."""
+    n = width * height
+    if a < n * n:
+        return f"{square_name(a // n, width)}-{square_name(a % n, width)}"
+    a -= n * n
+    kind, s = divmod(a, n)
+    return ["@", "D@", "x"][kind] + square_name(s, width)
