@@ -77,6 +77,15 @@ impl Wdl {
     }
 }
 
+impl std::ops::Add for Wdl {
+    type Output = Wdl;
+
+    /// The tally of both sets of games.
+    fn add(self, other: Wdl) -> Wdl {
+        Wdl { wins: self.wins + other.wins, draws: self.draws + other.draws, losses: self.losses + other.losses }
+    }
+}
+
 /// What a sequential test has concluded so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SprtDecision {

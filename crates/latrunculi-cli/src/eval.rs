@@ -17,7 +17,10 @@ use rayon::prelude::*;
 
 use crate::RulesetArg;
 use crate::elo::{Sprt, SprtDecision, Wdl};
-use crate::play::{GameJob, GameRow, canonical_spec, colours, game_seed, games_header, play_game, progress_bar};
+use crate::play::{
+    GameJob, GameRow, canonical_spec, colours, game_seed, games_header, play_game, progress_bar, ruleset_label,
+};
+use crate::rules::write_atomic;
 
 /// Arguments of `latrunculi eval`.
 #[derive(clap::Args, Debug)]
@@ -127,11 +130,6 @@ pub fn agent_result(row: &GameRow, index: u32) -> Wdl {
     }
 }
 
-/// Adds two tallies.
-fn add(a: Wdl, b: Wdl) -> Wdl {
-    Wdl { wins: a.wins + b.wins, draws: a.draws + b.draws, losses: a.losses + b.losses }
-}
-
 /// Formats a number for a CSV cell: `inf` / `-inf` for infinities.
 pub fn num(x: f64, decimals: usize) -> String {
     if x == f64::INFINITY {
@@ -229,7 +227,7 @@ pub fn play_pairing(
             })
             .collect::<anyhow::Result<_>>()?;
         for row in new {
-            wdl = add(wdl, agent_result(&row, row.game));
+            wdl = wdl + agent_result(&row, row.game);
             rows.push(row);
             if let Some(t) = sprt {
                 let d = t.decide(&wdl);
@@ -258,18 +256,10 @@ pub fn check_new_file(path: &Path, force: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Writes `bytes` to `path` atomically, naming the file in any error.
-pub fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    latrunculi_az::checkpoint::atomic_write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
-}
-
 /// Runs `latrunculi eval`.
 pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
     let rs = args.ruleset.load()?;
-    let label = match &args.ruleset.board {
-        Some(_) => format!("{}@{}x{}", rs.id, rs.width, rs.height),
-        None => rs.id.clone(),
-    };
+    let label = ruleset_label(&args.ruleset, &rs);
     if args.games == 0 {
         anyhow::bail!("--games must be at least 1");
     }
@@ -294,13 +284,13 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
         // row with the games it finished.
         let mut save = |summary: &PairingSummary, rows: &[GameRow]| -> anyhow::Result<()> {
             let text = format!("{csv_text}{}\n", summary_line(&label, &agent, args.seed, summary)?);
-            write_file(&args.out, text.as_bytes())?;
+            write_atomic(&args.out, text.as_bytes())?;
             if let Some(g) = &args.games_out {
                 let mut bytes = games_text.clone();
                 for r in rows {
                     bytes.extend(r.to_csv_line()?);
                 }
-                write_file(g, &bytes)?;
+                write_atomic(g, &bytes)?;
             }
             Ok(())
         };
@@ -414,10 +404,8 @@ mod tests {
         assert!(rows.len() < 200);
         assert!(llr >= t.bounds().1);
         // One game fewer is still undecided.
-        let before = rows[..rows.len() - 1]
-            .iter()
-            .enumerate()
-            .fold(Wdl::default(), |w, (i, r)| add(w, agent_result(r, i as u32)));
+        let before =
+            rows[..rows.len() - 1].iter().enumerate().fold(Wdl::default(), |w, (i, r)| w + agent_result(r, i as u32));
         assert_eq!(t.decide(&before), SprtDecision::Continue);
     }
 

@@ -16,8 +16,9 @@ use anyhow::Context as _;
 
 use crate::RulesetArg;
 use crate::elo::{PairResult, Wdl, fit_ratings};
-use crate::eval::{EVAL_COLUMNS, PairingSummary, check_new_file, num, play_pairing, summary_line, write_file};
-use crate::play::{canonical_spec, games_header, progress_bar};
+use crate::eval::{EVAL_COLUMNS, PairingSummary, check_new_file, num, play_pairing, summary_line};
+use crate::play::{canonical_spec, games_header, progress_bar, ruleset_label};
+use crate::rules::write_atomic;
 use crate::stats::Z95;
 
 /// Arguments of `latrunculi ladder`.
@@ -116,7 +117,7 @@ pub fn rate(
                 } else {
                     continue;
                 };
-                wdl = Wdl { wins: wdl.wins + w.wins, draws: wdl.draws + w.draws, losses: wdl.losses + w.losses };
+                wdl = wdl + w;
             }
             RatingRow { agent: agent.clone(), elo: fit.elo[i], std_err: fit.std_err[i], wdl }
         })
@@ -217,10 +218,7 @@ pub fn ratings_svg(title: &str, rows: &[RatingRow]) -> String {
 /// Runs `latrunculi ladder`.
 pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
     let rs = args.ruleset.load()?;
-    let label = match &args.ruleset.board {
-        Some(_) => format!("{}@{}x{}", rs.id, rs.width, rs.height),
-        None => rs.id.clone(),
-    };
+    let label = ruleset_label(&args.ruleset, &rs);
     if args.games == 0 {
         anyhow::bail!("--games must be at least 1");
     }
@@ -252,10 +250,10 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
         play_round_robin(args, &rs, &label, &agents, &files)?
     };
     let rows = rate(&agents, anchor, &pairings, args.prior_draws)?;
-    write_file(&files[2], ratings_csv(&rows)?.as_bytes())?;
+    write_atomic(&files[2], ratings_csv(&rows)?.as_bytes())?;
     let games = pairings.first().map(|p| p.2.wdl.games()).unwrap_or(0);
     let title = format!("{label}: {} agents, {games} games per pairing", agents.len());
-    write_file(&files[3], ratings_svg(&title, &rows).as_bytes())?;
+    write_atomic(&files[3], ratings_svg(&title, &rows).as_bytes())?;
     println!("{:>4}  {:>8}  {:>17}  agent", "rank", "elo", "95% interval");
     for (k, r) in rows.iter().enumerate() {
         println!(
@@ -332,8 +330,8 @@ fn play_round_robin(
         pairings_text.push_str(&summary_line(label, &agents[i], args.seed, &summary)?);
         pairings_text.push('\n');
         // Written after every pairing, so an interrupted ladder keeps its games.
-        write_file(&files[0], &games_text)?;
-        write_file(&files[1], pairings_text.as_bytes())?;
+        write_atomic(&files[0], &games_text)?;
+        write_atomic(&files[1], pairings_text.as_bytes())?;
         pairings.push((i, j, summary));
     }
     bar.finish_and_clear();

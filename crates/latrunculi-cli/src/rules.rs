@@ -109,19 +109,15 @@ pub fn play_moves(ruleset: &Ruleset, pos: &mut Position, moves: &str) -> anyhow:
     Ok(played)
 }
 
-/// Writes `contents` to `path` atomically: creates the parent folder, writes a temporary
-/// file beside the target and renames it over the target.
-pub fn write_atomic(path: &Path, contents: &str) -> anyhow::Result<()> {
-    let name = path.file_name().with_context(|| format!("{} is not a file name", path.display()))?;
+/// Writes `contents` to `path` atomically: creates the parent folder, then writes a
+/// temporary file beside the target, syncs it and renames it over the target
+/// ([`latrunculi_az::checkpoint::atomic_write`]). Errors name the file.
+pub fn write_atomic(path: &Path, contents: impl AsRef<[u8]>) -> anyhow::Result<()> {
+    path.file_name().with_context(|| format!("{} is not a file name", path.display()))?;
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let tmp = dir.join(format!(".{}.tmp{}", name.to_string_lossy(), std::process::id()));
-    std::fs::write(&tmp, contents).with_context(|| format!("cannot write {}", tmp.display()))?;
-    if let Err(e) = std::fs::rename(&tmp, path) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e).with_context(|| format!("cannot write {}", path.display()));
-    }
-    Ok(())
+    latrunculi_az::checkpoint::atomic_write(path, contents.as_ref())
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Describes the pieces of a ruleset's start: e.g. `12+D` or `16+D in hand`.

@@ -46,6 +46,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::play::{GameJob, GameRow, canonical_spec, colours, game_seed, games_header, play_game, progress_bar};
+use crate::rules::write_atomic;
 use crate::stats::{Z95, median, nearest_rank, wilson};
 
 /// Arguments of `latrunculi survey`.
@@ -298,14 +299,6 @@ fn load_games(path: &Path, survey: &Survey) -> anyhow::Result<BTreeMap<Key, Game
     Ok(rows)
 }
 
-/// Writes `bytes` to `path` through a temporary file and a rename.
-fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let tmp = path.with_extension("csv.tmp");
-    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))?;
-    Ok(())
-}
-
 /// The columns of summary.csv, in order.
 pub fn summary_columns() -> Vec<String> {
     let mut cols: Vec<String> = [
@@ -488,7 +481,7 @@ pub fn run_survey(survey: &Survey, config_text: &str, dir: &Path) -> anyhow::Res
     for row in rows.values() {
         out.extend(row.to_csv_line()?);
     }
-    write_atomically(&games_path, &out)?;
+    write_atomic(&games_path, &out)?;
 
     let mut summaries = Vec::new();
     let mut text = summary_columns().join(",") + "\n";
@@ -501,7 +494,7 @@ pub fn run_survey(survey: &Survey, config_text: &str, dir: &Path) -> anyhow::Res
             summaries.push(s);
         }
     }
-    write_atomically(&dir.join("summary.csv"), text.as_bytes())?;
+    write_atomic(&dir.join("summary.csv"), text.as_bytes())?;
     Ok(summaries)
 }
 
