@@ -1,4 +1,4 @@
-//! The AlphaZero player (`az:model=PATH[,sims=N][,c=C][,leaves=L]`) and
+//! The AlphaZero player (`az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R]`) and
 //! [`parse_agent`], which builds any agent spec for a given ruleset.
 
 use std::collections::HashMap;
@@ -11,17 +11,19 @@ use latrunculi_rules::{Move, Position, Ruleset};
 
 use crate::AzError;
 use crate::checkpoint::{self, CheckpointMeta};
-use crate::model::Network;
+use crate::model::{Network, NetworkConfig};
 use crate::search::{BoardTables, SearchConfig, Tree, search};
 
 /// Every agent spec [`parse_agent`] accepts.
 pub const VALID_AGENTS: &str =
-    "random, greedy, mcts:sims=N[,depth=D][,c=C], alphabeta:depth=N[,tt=MB], az:model=PATH[,sims=N][,c=C][,leaves=L]";
+    "random, greedy, mcts:sims=N[,depth=D][,c=C], alphabeta:depth=N[,tt=MB], az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R]";
 
 /// Builds an agent from its spec for games of `ruleset`: the baselines of
-/// `latrunculi-agents`, or `az:model=PATH[,sims=N][,c=C][,leaves=L]` (defaults: 200
-/// simulations, `c` 1.5, 8 leaves per batch). A model file that is missing, damaged or
-/// made for another board size is an error naming the file.
+/// `latrunculi-agents`, or `az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R]` (defaults: 200
+/// simulations, `c` 1.5, 8 leaves per batch; `su`, the score utility, and `fpu`, the
+/// first-play-urgency reduction, default to the values the model was trained with). A
+/// model file that is missing, damaged or made for another board size is an error naming
+/// the file.
 pub fn parse_agent(spec: &str, ruleset: &Ruleset) -> Result<Box<dyn Agent>, AzError> {
     let trimmed = spec.trim();
     match trimmed.split_once(':') {
@@ -29,7 +31,7 @@ pub fn parse_agent(spec: &str, ruleset: &Ruleset) -> Result<Box<dyn Agent>, AzEr
         None if trimmed == "az" => Err(AgentError::MissingKey {
             agent: "az".into(),
             key: "model",
-            usage: "az:model=PATH[,sims=N][,c=C][,leaves=L]",
+            usage: "az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R]",
         }
         .into()),
         _ => latrunculi_agents::parse_agent(trimmed).map_err(|e| match e {
@@ -71,10 +73,11 @@ fn load_cached(path: &Path) -> Result<(CheckpointMeta, Network), AzError> {
 /// Checks that a network made for `meta`'s board can play `ruleset`'s games.
 pub fn check_board(meta: &CheckpointMeta, ruleset: &Ruleset, what: &str) -> Result<(), AzError> {
     let tables = BoardTables::new(ruleset);
+    let outputs = BoardTables::for_network(ruleset, &meta.network_config()).outputs();
     if meta.width != ruleset.width as usize
         || meta.height != ruleset.height as usize
         || meta.planes != tables.shape[0]
-        || meta.actions != tables.actions()
+        || meta.actions != outputs
     {
         return Err(AzError::Mismatch(format!(
             "{what} was trained for {} on a {}x{} board; this game is {} on {}x{} (board sizes must match)",
@@ -99,12 +102,12 @@ pub struct AzAgent {
 }
 
 impl AzAgent {
-    /// An agent playing with `net` (on an inference device) under `cfg`.
-    pub fn new(spec: &str, net: Network, ruleset: &Ruleset, cfg: SearchConfig) -> AzAgent {
+    /// An agent playing with `net` (of shape `net_cfg`, on an inference device) under `cfg`.
+    pub fn new(spec: &str, net: Network, net_cfg: &NetworkConfig, ruleset: &Ruleset, cfg: SearchConfig) -> AzAgent {
         AzAgent {
             spec: spec.to_string(),
             net,
-            tables: BoardTables::new(ruleset),
+            tables: BoardTables::for_network(ruleset, net_cfg),
             cfg: SearchConfig { dirichlet_frac: 0.0, ..cfg },
             tree: None,
             seed: 0,
@@ -118,10 +121,21 @@ impl AzAgent {
         const AGENT: &str = "az";
         let mut model: Option<String> = None;
         let mut cfg = SearchConfig::default();
-        for (k, v) in key_values(AGENT, params, &["model", "sims", "c", "leaves"], "model, sims, c, leaves")? {
+        let (mut su, mut fpu): (Option<f32>, Option<f32>) = (None, None);
+        let number = |k: &str, v: &str, lo: f32, hi: f32, expected: &'static str| -> Result<f32, AgentError> {
+            v.parse().ok().filter(|x: &f32| x.is_finite() && (lo..=hi).contains(x)).ok_or_else(|| bad(AGENT, k, v, expected))
+        };
+        for (k, v) in key_values(
+            AGENT,
+            params,
+            &["model", "sims", "c", "leaves", "su", "fpu"],
+            "model, sims, c, leaves, su, fpu",
+        )? {
             match k {
                 "model" => model = Some(v.to_string()),
                 "sims" => cfg.sims = positive(AGENT, k, v)?,
+                "su" => su = Some(number(k, v, -1.0, 1.0, "a number from -1 to 1")?),
+                "fpu" => fpu = Some(number(k, v, 0.0, 2.0, "a number from 0 to 2")?),
                 "c" => {
                     cfg.c_puct = v
                         .parse()
@@ -141,12 +155,22 @@ impl AzAgent {
         let model = model.ok_or_else(|| AgentError::MissingKey {
             agent: AGENT.to_string(),
             key: "model",
-            usage: "az:model=PATH[,sims=N][,c=C][,leaves=L]",
+            usage: "az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R]",
         })?;
         let path = Path::new(&model);
         let (meta, net) = load_cached(path)?;
         check_board(&meta, ruleset, &format!("model {}", path.display()))?;
-        Ok(AzAgent::new(spec, net, ruleset, cfg))
+        cfg.score_utility = su.unwrap_or(meta.search.score_utility);
+        if cfg.score_utility != 0.0 && !meta.score_head {
+            return Err(AzError::Mismatch(format!(
+                "model {} has no score head, so su (score utility) must be 0",
+                path.display()
+            )));
+        }
+        if let Some(r) = fpu.or(meta.search.fpu_reduction) {
+            cfg.fpu = crate::search::Fpu::ParentMinus(r);
+        }
+        Ok(AzAgent::new(spec, net, &meta.network_config(), ruleset, cfg))
     }
 
     /// Network evaluations made so far.
@@ -208,8 +232,8 @@ mod tests {
         let net_cfg = crate::TrainConfig::default().network_config(&rs).with_blocks(1).with_channels(4);
         let net = net_cfg.init(&crate::device::inference());
         let cfg = SearchConfig { sims: 24, leaves_per_round: 4, ..SearchConfig::default() };
-        let mut a = AzAgent::new("az:test", net.clone(), &rs, cfg);
-        let mut b = AzAgent::new("az:test", net, &rs, cfg);
+        let mut a = AzAgent::new("az:test", net.clone(), &net_cfg, &rs, cfg);
+        let mut b = AzAgent::new("az:test", net, &net_cfg, &rs, cfg);
         a.new_game(3);
         b.new_game(3);
         assert_eq!(a.last_policy(), None);

@@ -7,14 +7,20 @@ use std::time::{Duration, Instant};
 use latrunculi_rules::Ruleset;
 
 use crate::AzError;
-use crate::model::Network;
+use crate::model::{Network, NetworkConfig};
 use crate::search::{BoardTables, Evaluator, SearchConfig};
 use crate::selfplay::{SelfPlayConfig, self_play};
 
 /// Network evaluations per second at `batch`, measured for about `seconds` (at least
 /// two batches) on positions of `ruleset`'s start.
-pub fn network_evals_per_second(net: &Network, ruleset: &Ruleset, batch: usize, seconds: f64) -> Result<f64, AzError> {
-    let tables = BoardTables::new(ruleset);
+pub fn network_evals_per_second(
+    net: &Network,
+    net_cfg: &NetworkConfig,
+    ruleset: &Ruleset,
+    batch: usize,
+    seconds: f64,
+) -> Result<f64, AzError> {
+    let tables = BoardTables::for_network(ruleset, net_cfg);
     let pos = latrunculi_rules::Position::new(ruleset);
     let one = tables.observation(&pos)?;
     let obs: Vec<f32> = one.iter().copied().cycle().take(one.len() * batch).collect();
@@ -34,14 +40,26 @@ pub fn network_evals_per_second(net: &Network, ruleset: &Ruleset, batch: usize, 
 /// leaves per batch), playing `games` games `parallel` at a time with `search`.
 pub fn selfplay_throughput(
     net: &Network,
+    net_cfg: &NetworkConfig,
     ruleset: &Ruleset,
     search: SearchConfig,
     games: u32,
     parallel: u32,
     ply_cap: u32,
 ) -> Result<(f64, f64, f64), AzError> {
-    let cfg = SelfPlayConfig { games, parallel, search, temperature_plies: 20, ply_cap, seed: 7, draw_material: 0.0 };
-    let out = self_play(net, ruleset, &cfg, None)?;
+    let cfg = SelfPlayConfig {
+        games,
+        parallel,
+        search,
+        temperature_plies: 20,
+        ply_cap,
+        seed: 7,
+        draw_material: 0.0,
+        full_search_prob: 1.0,
+        fast_sims: 1,
+    };
+    let tables = BoardTables::for_network(ruleset, net_cfg);
+    let out = self_play(net, ruleset, &tables, &cfg, None)?;
     let s = out.seconds.max(1e-9);
     Ok((out.evaluations as f64 / s, out.positions as f64 / s, out.batch_mean()))
 }

@@ -56,6 +56,32 @@ pub struct CheckpointMeta {
     pub policy_channels: usize,
     /// Value-head hidden units.
     pub value_hidden: usize,
+    /// Planes of the spatial policy head (0 or absent: the dense head of the first
+    /// networks).
+    #[serde(default)]
+    pub policy_planes: usize,
+    /// Whether the network has a score head (absent: no).
+    #[serde(default)]
+    pub score_head: bool,
+    /// Divisor of the ply observation plane (0 or absent: the game's ply cap).
+    #[serde(default)]
+    pub ply_scale: usize,
+    /// Search defaults the network was trained with, used by the `az` agent unless its
+    /// spec overrides them (absent: plain PUCT).
+    #[serde(default)]
+    pub search: SearchDefaults,
+}
+
+/// Search settings stored with a network (see [`CheckpointMeta::search`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchDefaults {
+    /// Weight of the score head in leaf values (0: none).
+    #[serde(default)]
+    pub score_utility: f32,
+    /// First-play urgency as a reduction from the parent's value (absent: FPU 0).
+    #[serde(default)]
+    pub fpu_reduction: Option<f32>,
 }
 
 impl CheckpointMeta {
@@ -66,6 +92,9 @@ impl CheckpointMeta {
             .with_channels(self.channels)
             .with_policy_channels(self.policy_channels)
             .with_value_hidden(self.value_hidden)
+            .with_policy_planes(self.policy_planes)
+            .with_score_head(self.score_head)
+            .with_ply_scale(self.ply_scale)
     }
 
     /// Metadata for a network of `cfg` trained on `ruleset` (id and params hash).
@@ -82,6 +111,10 @@ impl CheckpointMeta {
             channels: cfg.channels,
             policy_channels: cfg.policy_channels,
             value_hidden: cfg.value_hidden,
+            policy_planes: cfg.policy_planes,
+            score_head: cfg.score_head,
+            ply_scale: cfg.ply_scale,
+            search: SearchDefaults::default(),
         }
     }
 }
@@ -267,15 +300,17 @@ fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<(CheckpointMeta, &'a [u8]),
         });
     }
     let n = meta.width * meta.height;
-    if meta.actions != n * n + 3 * n {
+    let (expected, head) = if meta.policy_planes > 0 {
+        (crate::policy::spatial_planes(meta.width, meta.height) * n, "spatial policy outputs")
+    } else {
+        (n * n + 3 * n, "actions")
+    };
+    if meta.actions != expected || (meta.policy_planes > 0 && meta.policy_planes * n != expected) {
         return Err(CheckpointError::Meta {
             path: path_buf(),
             message: format!(
-                "{} actions do not match a {}x{} board ({})",
-                meta.actions,
-                meta.width,
-                meta.height,
-                n * n + 3 * n
+                "{} {head} ({} planes) do not match a {}x{} board ({expected})",
+                meta.actions, meta.policy_planes, meta.width, meta.height,
             ),
         });
     }
@@ -298,9 +333,12 @@ mod tests {
             TensorData::new((0..2 * 12 * 12).map(|i| (i % 5) as f32 * 0.25).collect::<Vec<f32>>(), [2, 12, 3, 4]),
             device,
         );
-        let (l, v) = net.forward(input);
-        let mut out = l.into_data().try_into_vec_as::<f32>().unwrap();
-        out.extend(v.into_data().try_into_vec_as::<f32>().unwrap());
+        let o = net.forward(input);
+        let mut out = o.logits.into_data().try_into_vec_as::<f32>().unwrap();
+        out.extend(o.value.into_data().try_into_vec_as::<f32>().unwrap());
+        if let Some(s) = o.score {
+            out.extend(s.into_data().try_into_vec_as::<f32>().unwrap());
+        }
         out
     }
 

@@ -33,6 +33,8 @@ pub struct TrainConfig {
     pub training: TrainingSection,
     /// The small fixed match logged each iteration.
     pub evaluation: EvaluationSection,
+    /// Supervised pre-training on datasets of other players' games (expert iteration).
+    pub warmstart: WarmStartSection,
 }
 
 impl Default for TrainConfig {
@@ -47,7 +49,34 @@ impl Default for TrainConfig {
             selfplay: SelfPlaySection::default(),
             training: TrainingSection::default(),
             evaluation: EvaluationSection::default(),
+            warmstart: WarmStartSection::default(),
         }
+    }
+}
+
+/// `[warmstart]`: before the first self-play, train the untrained network on the games
+/// of datasets written by `latrunculi dataset` (the move played as policy target, the
+/// result as value target, the final material as score target).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct WarmStartSection {
+    /// Dataset folders (relative paths are taken from the working directory); empty: no
+    /// warm start.
+    pub datasets: Vec<String>,
+    /// Gradient steps on the warm-start data.
+    pub steps: u32,
+    /// Learning rate of the warm-start steps (0: `training.learning_rate`).
+    pub learning_rate: f64,
+    /// Minibatch size of the warm-start steps (0: `training.batch_size`).
+    pub batch_size: usize,
+    /// Keep the warm-start games in the replay window, as if they were the oldest
+    /// self-play games (they leave it as self-play games arrive).
+    pub keep_in_buffer: bool,
+}
+
+impl Default for WarmStartSection {
+    fn default() -> WarmStartSection {
+        WarmStartSection { datasets: Vec::new(), steps: 2000, learning_rate: 0.0, batch_size: 0, keep_in_buffer: false }
     }
 }
 
@@ -63,11 +92,27 @@ pub struct NetworkSection {
     pub policy_channels: usize,
     /// Value-head hidden units.
     pub value_hidden: usize,
+    /// `"dense"` (a `Linear` over every action; the first networks) or `"spatial"` (a
+    /// convolution with one plane per move displacement, see `policy.rs`).
+    pub policy_head: String,
+    /// An auxiliary head predicting the final material difference.
+    pub score_head: bool,
+    /// Divide the ply plane by `selfplay.ply_cap` whatever cap a later game has (false:
+    /// by the game's own cap, as the first networks did).
+    pub fixed_ply_scale: bool,
 }
 
 impl Default for NetworkSection {
     fn default() -> NetworkSection {
-        NetworkSection { blocks: 4, channels: 32, policy_channels: 2, value_hidden: 64 }
+        NetworkSection {
+            blocks: 4,
+            channels: 32,
+            policy_channels: 2,
+            value_hidden: 64,
+            policy_head: "dense".into(),
+            score_head: false,
+            fixed_ply_scale: false,
+        }
     }
 }
 
@@ -85,7 +130,7 @@ pub struct SelfPlaySection {
     pub leaves_per_round: u32,
     /// PUCT exploration constant.
     pub c_puct: f32,
-    /// Dirichlet concentration of the root noise.
+    /// Dirichlet concentration of the root noise; 0: `10 / legal moves` at each root.
     pub dirichlet_alpha: f32,
     /// Weight of the root noise.
     pub dirichlet_frac: f32,
@@ -96,6 +141,16 @@ pub struct SelfPlaySection {
     /// Value target of drawn games: 0 = plain 0; `w > 0` = `w ·` material lead at the
     /// end over material at the start, clamped to ±1 (see `SelfPlayConfig::draw_material`).
     pub draw_material: f32,
+    /// First-play urgency: the value of an unvisited child (used unless `fpu_reduction`).
+    pub fpu: f32,
+    /// First-play urgency as the parent's value minus this (overrides `fpu`).
+    pub fpu_reduction: Option<f32>,
+    /// Weight of the score head's prediction in leaf values (needs `network.score_head`).
+    pub score_utility: f32,
+    /// Playout-cap randomisation: probability of a full search (1: always).
+    pub full_search_prob: f32,
+    /// Visits of the other, fast searches.
+    pub fast_sims: u32,
 }
 
 impl Default for SelfPlaySection {
@@ -111,6 +166,11 @@ impl Default for SelfPlaySection {
             temperature_plies: 20,
             ply_cap: 300,
             draw_material: 0.0,
+            fpu: 0.0,
+            fpu_reduction: None,
+            score_utility: 0.0,
+            full_search_prob: 1.0,
+            fast_sims: 16,
         }
     }
 }
@@ -131,6 +191,12 @@ pub struct TrainingSection {
     pub weight_decay: f32,
     /// Left–right mirror augmentation (each sample mirrored with probability 1/2).
     pub mirror: bool,
+    /// Softmax of the policy loss over the legal moves only (false: over every output).
+    pub masked_policy: bool,
+    /// Weight of the score head's loss.
+    pub score_weight: f32,
+    /// Value target = `(1 − q_mix) · result + q_mix · root value of the search`.
+    pub value_q_mix: f32,
 }
 
 impl Default for TrainingSection {
@@ -142,6 +208,9 @@ impl Default for TrainingSection {
             learning_rate: 1e-3,
             weight_decay: 1e-4,
             mirror: true,
+            masked_policy: true,
+            score_weight: 1.0,
+            value_q_mix: 0.0,
         }
     }
 }
@@ -208,11 +277,38 @@ impl TrainConfig {
         if !(0.0..=1.0).contains(&self.selfplay.dirichlet_frac) {
             return Err("selfplay.dirichlet_frac must be between 0 and 1".into());
         }
-        if self.selfplay.dirichlet_alpha <= 0.0 || self.selfplay.c_puct < 0.0 {
-            return Err("selfplay.dirichlet_alpha must be > 0 and selfplay.c_puct >= 0".into());
+        if self.selfplay.dirichlet_alpha < 0.0 || self.selfplay.c_puct < 0.0 {
+            return Err("selfplay.dirichlet_alpha must be >= 0 (0: 10 / legal moves) and selfplay.c_puct >= 0".into());
         }
         if !(0.0..=10.0).contains(&self.selfplay.draw_material) {
             return Err("selfplay.draw_material must be between 0 and 10".into());
+        }
+        if !["dense", "spatial"].contains(&self.network.policy_head.as_str()) {
+            return Err(format!("network.policy_head must be \"dense\" or \"spatial\", not \"{}\"", self.network.policy_head));
+        }
+        if !(0.0..=1.0).contains(&self.selfplay.full_search_prob) || self.selfplay.full_search_prob == 0.0 {
+            return Err("selfplay.full_search_prob must be in (0, 1]".into());
+        }
+        if self.selfplay.fast_sims == 0 {
+            return Err("selfplay.fast_sims must be at least 1".into());
+        }
+        if self.selfplay.score_utility != 0.0 && !self.network.score_head {
+            return Err("selfplay.score_utility needs network.score_head = true".into());
+        }
+        if !(-1.0..=1.0).contains(&self.selfplay.score_utility) || !(-1.0..=1.0).contains(&self.selfplay.fpu) {
+            return Err("selfplay.score_utility and selfplay.fpu must be between -1 and 1".into());
+        }
+        if self.selfplay.fpu_reduction.is_some_and(|r| !(0.0..=2.0).contains(&r)) {
+            return Err("selfplay.fpu_reduction must be between 0 and 2".into());
+        }
+        if !(0.0..=1.0).contains(&self.training.value_q_mix) || !(0.0..=10.0).contains(&self.training.score_weight) {
+            return Err("training.value_q_mix must be in [0, 1] and training.score_weight in [0, 10]".into());
+        }
+        if !self.warmstart.datasets.is_empty() && self.warmstart.steps == 0 {
+            return Err("warmstart.steps must be at least 1 when warmstart.datasets is set".into());
+        }
+        if !(self.warmstart.learning_rate >= 0.0 && self.warmstart.learning_rate.is_finite()) {
+            return Err("warmstart.learning_rate must be >= 0".into());
         }
         Ok(())
     }
@@ -235,11 +331,29 @@ impl TrainConfig {
     /// The network configuration for a ruleset's board.
     pub fn network_config(&self, ruleset: &Ruleset) -> NetworkConfig {
         let tables = crate::search::BoardTables::new(ruleset);
-        NetworkConfig::new(tables.shape[0], ruleset.width as usize, ruleset.height as usize, tables.actions())
+        let (w, h) = (ruleset.width as usize, ruleset.height as usize);
+        let (outputs, planes) = if self.network.policy_head == "spatial" {
+            let p = crate::policy::spatial_planes(w, h);
+            (p * w * h, p)
+        } else {
+            (tables.actions(), 0)
+        };
+        NetworkConfig::new(tables.shape[0], w, h, outputs)
             .with_blocks(self.network.blocks)
             .with_channels(self.network.channels)
             .with_policy_channels(self.network.policy_channels)
             .with_value_hidden(self.network.value_hidden)
+            .with_policy_planes(planes)
+            .with_score_head(self.network.score_head)
+            .with_ply_scale(if self.network.fixed_ply_scale { self.selfplay.ply_cap as usize } else { 0 })
+    }
+
+    /// The search defaults recorded in this run's checkpoints.
+    pub fn search_defaults(&self) -> crate::checkpoint::SearchDefaults {
+        crate::checkpoint::SearchDefaults {
+            score_utility: self.selfplay.score_utility,
+            fpu_reduction: self.selfplay.fpu_reduction,
+        }
     }
 
     /// Search settings of self-play.
@@ -249,9 +363,13 @@ impl TrainConfig {
             c_puct: self.selfplay.c_puct,
             leaves_per_round: self.selfplay.leaves_per_round,
             virtual_loss: 1.0,
-            fpu: 0.0,
+            fpu: match self.selfplay.fpu_reduction {
+                Some(r) => crate::search::Fpu::ParentMinus(r),
+                None => crate::search::Fpu::Value(self.selfplay.fpu),
+            },
             dirichlet_alpha: self.selfplay.dirichlet_alpha,
             dirichlet_frac: self.selfplay.dirichlet_frac,
+            score_utility: self.selfplay.score_utility,
         }
     }
 
@@ -264,6 +382,8 @@ impl TrainConfig {
             temperature_plies: self.selfplay.temperature_plies,
             ply_cap: self.selfplay.ply_cap,
             draw_material: self.selfplay.draw_material,
+            full_search_prob: self.selfplay.full_search_prob,
+            fast_sims: self.selfplay.fast_sims,
             seed: latrunculi_rules::splitmix64(self.seed ^ (iteration as u64).wrapping_mul(0x9E37_79B9)),
         }
     }

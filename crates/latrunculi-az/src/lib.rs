@@ -3,12 +3,14 @@
 //! AlphaZero for every ruleset of `latrunculi-rules`, on burn:
 //!
 //! - [`model`]: the residual policy–value [`Network`] and its [`NetworkConfig`];
+//! - [`policy`]: where each action's logit is in the dense or spatial policy head;
 //! - [`frame`]: the network's side-relative action frame and the left–right mirror;
 //! - [`search`]: PUCT search, gathered across many games into one batched evaluation;
 //! - [`agent`]: the `az:model=PATH,sims=N` player, and [`agent::parse_agent`], which
 //!   builds every agent spec (the baselines of `latrunculi-agents` too);
 //! - [`selfplay`]: many games played together by search, yielding training samples;
 //! - [`config`] and [`train`]: the training loop behind `latrunculi train`;
+//! - [`warmstart`]: training samples replayed from datasets of other players' games;
 //! - [`checkpoint`]: atomic, self-describing checkpoint files;
 //! - [`bench`]: network and search throughput;
 //! - [`device`]: the one place where burn devices are chosen (CPU `flex` by default).
@@ -22,9 +24,11 @@ pub mod config;
 pub mod device;
 pub mod frame;
 pub mod model;
+pub mod policy;
 pub mod search;
 pub mod selfplay;
 pub mod train;
+pub mod warmstart;
 
 pub use agent::{AzAgent, parse_agent};
 pub use checkpoint::{CheckpointError, CheckpointMeta};

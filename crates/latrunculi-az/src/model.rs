@@ -1,13 +1,16 @@
-//! The policy–value network: a residual convolutional tower with a policy head over the
-//! simulator's action encoding (in the relative frame, see [`crate::frame`]) and a `tanh`
-//! value head.
+//! The policy–value network: a residual convolutional tower with a policy head (dense or
+//! spatial, see [`crate::policy`]), a `tanh` value head and an optional `tanh` score head
+//! (the expected final material difference, an auxiliary target in the spirit of
+//! KataGo's score).
 //!
 //! ```text
 //! input [B, planes, H, W]
 //!   → conv3×3(channels) → BN → ReLU                       (stem)
 //!   → blocks × [conv3×3 → BN → ReLU → conv3×3 → BN → +x → ReLU]
-//!   ├→ policy: conv1×1(policy_channels) → BN → ReLU → flatten → Linear(A)   → logits [B, A]
-//!   └→ value:  conv1×1(1) → BN → ReLU → flatten → Linear(value_hidden) → ReLU → Linear(1) → tanh → [B]
+//!   ├→ dense policy:   conv1×1(policy_channels) → BN → ReLU → flatten → Linear(A)   → logits [B, A]
+//!   ├→ spatial policy: conv3×3(channels) → BN → ReLU → conv1×1(policy_planes) → flatten → logits [B, P·H·W]
+//!   └→ value:  conv1×1(1) → BN → ReLU → flatten → Linear(value_hidden) → ReLU ─┬→ Linear(1) → tanh → value [B]
+//!                                                                          └→ Linear(1) → tanh → score [B] (score_head)
 //! ```
 
 use burn::nn::conv::{Conv2d, Conv2dConfig};
@@ -27,7 +30,8 @@ pub struct NetworkConfig {
     pub width: usize,
     /// Board ranks `H`.
     pub height: usize,
-    /// Policy outputs `A` (the simulator's action-space size).
+    /// Policy outputs: the simulator's action-space size `A` for the dense head, or
+    /// `policy_planes · H · W` for the spatial head.
     pub actions: usize,
     /// Residual blocks.
     #[config(default = 4)]
@@ -41,6 +45,16 @@ pub struct NetworkConfig {
     /// Hidden units of the value head.
     #[config(default = 64)]
     pub value_hidden: usize,
+    /// Planes of the spatial policy head; 0: the dense head.
+    #[config(default = 0)]
+    pub policy_planes: usize,
+    /// Whether the network has the auxiliary score head.
+    #[config(default = false)]
+    pub score_head: bool,
+    /// Divisor of the ply observation plane the network was trained with (the training
+    /// games' ply cap); 0: the game's own ply cap (the first networks).
+    #[config(default = 0)]
+    pub ply_scale: usize,
 }
 
 impl NetworkConfig {
@@ -52,6 +66,7 @@ impl NetworkConfig {
         let conv1 = |i: usize, o: usize| Conv2dConfig::new([i, o], [1, 1]).with_bias(false).init(device);
         let bn = |c: usize| BatchNormConfig::new(c).init(device);
         let squares = self.width * self.height;
+        let spatial = self.policy_planes > 0;
         Network {
             stem: conv3(self.planes, self.channels),
             stem_bn: bn(self.channels),
@@ -63,13 +78,21 @@ impl NetworkConfig {
                     bn2: bn(self.channels),
                 })
                 .collect(),
-            policy_conv: conv1(self.channels, self.policy_channels),
-            policy_bn: bn(self.policy_channels),
-            policy_fc: LinearConfig::new(self.policy_channels * squares, self.actions).init(device),
+            policy_conv: if spatial {
+                conv3(self.channels, self.channels)
+            } else {
+                conv1(self.channels, self.policy_channels)
+            },
+            policy_bn: bn(if spatial { self.channels } else { self.policy_channels }),
+            policy_fc: (!spatial)
+                .then(|| LinearConfig::new(self.policy_channels * squares, self.actions).init(device)),
+            policy_planes: spatial
+                .then(|| Conv2dConfig::new([self.channels, self.policy_planes], [1, 1]).init(device)),
             value_conv: conv1(self.channels, 1),
             value_bn: bn(1),
             value_fc1: LinearConfig::new(squares, self.value_hidden).init(device),
             value_fc2: LinearConfig::new(self.value_hidden, 1).init(device),
+            score_fc: self.score_head.then(|| LinearConfig::new(self.value_hidden, 1).init(device)),
         }
     }
 }
@@ -99,34 +122,65 @@ pub struct Network {
     blocks: Vec<ResidualBlock>,
     policy_conv: Conv2d,
     policy_bn: BatchNorm,
-    policy_fc: Linear,
+    /// The dense head's output layer (`None` for the spatial head).
+    policy_fc: Option<Linear>,
+    /// The spatial head's output planes (`None` for the dense head).
+    policy_planes: Option<Conv2d>,
     value_conv: Conv2d,
     value_bn: BatchNorm,
     value_fc1: Linear,
     value_fc2: Linear,
+    /// The auxiliary score head (`None` without one).
+    score_fc: Option<Linear>,
+}
+
+/// What the network computes for a batch.
+#[derive(Debug)]
+pub struct Outputs {
+    /// Policy logits `[B, outputs]` (see [`crate::policy::PolicyMap`]).
+    pub logits: Tensor<2>,
+    /// Values `[B]` in `[-1, 1]` for the side to move.
+    pub value: Tensor<1>,
+    /// Predicted final material difference `[B]` in `[-1, 1]` (own minus enemy, over the
+    /// starting material), if the network has a score head.
+    pub score: Option<Tensor<1>>,
+}
+
+/// Flat outputs of [`Network::infer`] (row-major).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Evaluation {
+    /// `batch × outputs` policy logits.
+    pub logits: Vec<f32>,
+    /// `batch` values.
+    pub values: Vec<f32>,
+    /// `batch` scores, or empty for a network without a score head.
+    pub scores: Vec<f32>,
 }
 
 impl Network {
-    /// Policy logits `[B, A]` (relative frame) and values `[B]` in `[-1, 1]` (for the side
-    /// to move) of a batch of observations `[B, planes, H, W]`.
-    pub fn forward(&self, input: Tensor<4>) -> (Tensor<2>, Tensor<1>) {
+    /// The outputs for a batch of observations `[B, planes, H, W]`.
+    pub fn forward(&self, input: Tensor<4>) -> Outputs {
         let mut x = relu(self.stem_bn.forward(self.stem.forward(input)));
         for block in &self.blocks {
             x = block.forward(x);
         }
         let p = relu(self.policy_bn.forward(self.policy_conv.forward(x.clone())));
-        let logits = self.policy_fc.forward(p.flatten::<2>(1, 3));
+        let logits = match (&self.policy_fc, &self.policy_planes) {
+            (_, Some(planes)) => planes.forward(p).flatten::<2>(1, 3),
+            (Some(fc), None) => fc.forward(p.flatten::<2>(1, 3)),
+            (None, None) => unreachable!("a network has a dense or a spatial policy head"),
+        };
         let v = relu(self.value_bn.forward(self.value_conv.forward(x)));
         let v = relu(self.value_fc1.forward(v.flatten::<2>(1, 3)));
+        let score = self.score_fc.as_ref().map(|fc| fc.forward(v.clone()).tanh().flatten::<1>(0, 1));
         let value = self.value_fc2.forward(v).tanh().flatten::<1>(0, 1);
-        (logits, value)
+        Outputs { logits, value, score }
     }
 
     /// Runs a batch given as a flat `f32` slice of `batch` observations of shape
-    /// `[planes, height, width]`; returns the logits (`batch × A`, row-major) and the
-    /// values (`batch`). The network must live on a device without autodiff (see
+    /// `[planes, height, width]`. The network must live on a device without autodiff (see
     /// [`Module::valid`]) for inference statistics of batch norm to be used.
-    pub fn infer(&self, obs: Vec<f32>, batch: usize, shape: [usize; 3]) -> Result<(Vec<f32>, Vec<f32>), AzError> {
+    pub fn infer(&self, obs: Vec<f32>, batch: usize, shape: [usize; 3]) -> Result<Evaluation, AzError> {
         let expected = batch * shape.iter().product::<usize>();
         if obs.len() != expected || batch == 0 {
             return Err(AzError::Tensor(format!(
@@ -136,10 +190,16 @@ impl Network {
         }
         let device = self.devices().into_iter().next().unwrap_or_else(crate::device::inference);
         let input = Tensor::<4>::from_data(TensorData::new(obs, [batch, shape[0], shape[1], shape[2]]), &device);
-        let (logits, value) = self.forward(input);
-        let logits = logits.into_data().try_into_vec_as::<f32>().map_err(|e| AzError::Tensor(format!("{e:?}")))?;
-        let value = value.into_data().try_into_vec_as::<f32>().map_err(|e| AzError::Tensor(format!("{e:?}")))?;
-        Ok((logits, value))
+        let out = self.forward(input);
+        let flat = |t: TensorData| t.try_into_vec_as::<f32>().map_err(|e| AzError::Tensor(format!("{e:?}")));
+        Ok(Evaluation {
+            logits: flat(out.logits.into_data())?,
+            values: flat(out.value.into_data())?,
+            scores: match out.score {
+                Some(s) => flat(s.into_data())?,
+                None => Vec::new(),
+            },
+        })
     }
 }
 
@@ -152,34 +212,46 @@ mod tests {
         NetworkConfig::new(12, w, h, n * n + 3 * n).with_blocks(1).with_channels(8)
     }
 
+    fn spatial(w: usize, h: usize) -> NetworkConfig {
+        let p = crate::policy::spatial_planes(w, h);
+        NetworkConfig::new(12, w, h, p * w * h).with_blocks(1).with_channels(8).with_policy_planes(p).with_score_head(true)
+    }
+
     #[test]
-    fn output_shapes_for_every_board_size() {
+    fn output_shapes_for_every_board_size_and_head() {
         let device = crate::device::inference();
         for (w, h) in [(3, 3), (8, 8), (10, 8), (12, 9), (12, 12), (3, 12)] {
-            let cfg = config(w, h);
-            let net = cfg.init(&device).valid();
-            let (logits, value) = net.forward(Tensor::zeros([2, 12, h, w], &device));
-            assert_eq!(logits.dims(), [2, cfg.actions], "{w}x{h}");
-            assert_eq!(value.dims(), [2], "{w}x{h}");
+            for cfg in [config(w, h), spatial(w, h)] {
+                let net = cfg.init(&device).valid();
+                let out = net.forward(Tensor::zeros([2, 12, h, w], &device));
+                assert_eq!(out.logits.dims(), [2, cfg.actions], "{w}x{h}");
+                assert_eq!(out.value.dims(), [2], "{w}x{h}");
+                assert_eq!(out.score.map(|s| s.dims()), cfg.score_head.then_some([2]), "{w}x{h}");
+            }
         }
     }
 
     #[test]
     fn a_batch_equals_its_items_alone() {
         let device = crate::device::inference();
-        let cfg = config(8, 8);
-        let net = cfg.init(&device).valid();
-        let shape = [12, 8, 8];
-        let item = 12 * 64;
-        let obs: Vec<f32> = (0..3 * item).map(|i| ((i * 7919) % 13) as f32 / 13.0).collect();
-        let (logits, values) = net.infer(obs.clone(), 3, shape).unwrap();
-        for b in 0..3 {
-            let (l1, v1) = net.infer(obs[b * item..(b + 1) * item].to_vec(), 1, shape).unwrap();
-            assert!((v1[0] - values[b]).abs() < 1e-5, "value of item {b}");
-            let row = &logits[b * cfg.actions..(b + 1) * cfg.actions];
-            let worst = l1.iter().zip(row).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
-            assert!(worst < 1e-4, "logits of item {b} differ by {worst}");
+        for cfg in [config(8, 8), spatial(8, 8)] {
+            let net = cfg.init(&device).valid();
+            let shape = [12, 8, 8];
+            let item = 12 * 64;
+            let obs: Vec<f32> = (0..3 * item).map(|i| ((i * 7919) % 13) as f32 / 13.0).collect();
+            let all = net.infer(obs.clone(), 3, shape).unwrap();
+            assert_eq!(all.scores.len(), if cfg.score_head { 3 } else { 0 });
+            for b in 0..3 {
+                let one = net.infer(obs[b * item..(b + 1) * item].to_vec(), 1, shape).unwrap();
+                assert!((one.values[0] - all.values[b]).abs() < 1e-5, "value of item {b}");
+                if cfg.score_head {
+                    assert!((one.scores[0] - all.scores[b]).abs() < 1e-5, "score of item {b}");
+                }
+                let row = &all.logits[b * cfg.actions..(b + 1) * cfg.actions];
+                let worst = one.logits.iter().zip(row).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+                assert!(worst < 1e-4, "logits of item {b} differ by {worst}");
+            }
+            assert!(all.values.iter().chain(&all.scores).all(|v| v.abs() <= 1.0));
         }
-        assert!(values.iter().all(|v| v.abs() <= 1.0));
     }
 }

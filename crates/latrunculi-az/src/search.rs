@@ -23,32 +23,43 @@ use rayon::prelude::*;
 
 use crate::AzError;
 use crate::frame::ActionFrame;
-use crate::model::Network;
+use crate::model::{Evaluation, Network, NetworkConfig};
+use crate::policy::{HeadKind, PolicyMap};
 
-/// Something that scores a batch of observations: policy logits in the relative frame
-/// (`batch × actions`, row-major) and values for the side to move (`batch`).
+/// Something that scores a batch of observations: policy logits (`batch × outputs`,
+/// row-major, laid out as [`BoardTables::logit`] says), values for the side to move
+/// (`batch`) and, optionally, predicted material scores (`batch`, or empty).
 pub trait Evaluator: Sync {
     /// Evaluates `batch` observations of shape `shape`, given flat.
-    fn evaluate(&self, obs: Vec<f32>, batch: usize, shape: [usize; 3]) -> Result<(Vec<f32>, Vec<f32>), AzError>;
+    fn evaluate(&self, obs: Vec<f32>, batch: usize, shape: [usize; 3]) -> Result<Evaluation, AzError>;
 }
 
 impl Evaluator for Network {
-    fn evaluate(&self, obs: Vec<f32>, batch: usize, shape: [usize; 3]) -> Result<(Vec<f32>, Vec<f32>), AzError> {
+    fn evaluate(&self, obs: Vec<f32>, batch: usize, shape: [usize; 3]) -> Result<Evaluation, AzError> {
         self.infer(obs, batch, shape)
     }
 }
 
-/// A network that knows nothing: equal logits for every action and value 0.
+/// A network that knows nothing: equal logits for every output and value 0.
 #[derive(Clone, Copy, Debug)]
 pub struct UniformEvaluator {
-    /// Actions of the board size.
+    /// Policy outputs ([`BoardTables::outputs`]).
     pub actions: usize,
 }
 
 impl Evaluator for UniformEvaluator {
-    fn evaluate(&self, _obs: Vec<f32>, batch: usize, _shape: [usize; 3]) -> Result<(Vec<f32>, Vec<f32>), AzError> {
-        Ok((vec![0.0; batch * self.actions], vec![0.0; batch]))
+    fn evaluate(&self, _obs: Vec<f32>, batch: usize, _shape: [usize; 3]) -> Result<Evaluation, AzError> {
+        Ok(Evaluation { logits: vec![0.0; batch * self.actions], values: vec![0.0; batch], scores: Vec::new() })
     }
+}
+
+/// The value assumed for a child never visited (first-play urgency).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Fpu {
+    /// A fixed value (0: an unvisited move is assumed even).
+    Value(f32),
+    /// The parent's mean value for the mover minus this reduction (Leela Zero style).
+    ParentMinus(f32),
 }
 
 /// Search parameters.
@@ -64,24 +75,30 @@ pub struct SearchConfig {
     /// Virtual loss added per pending visit (counted as a loss for the node's mover).
     pub virtual_loss: f32,
     /// Value assumed for a child never visited (first-play urgency).
-    pub fpu: f32,
-    /// Dirichlet concentration of the root noise.
+    pub fpu: Fpu,
+    /// Dirichlet concentration of the root noise; `<= 0`: `10 / legal moves` (AlphaZero's
+    /// scaling, about 0.3 for chess's ~35 moves).
     pub dirichlet_alpha: f32,
     /// Weight of the root noise in the priors (0: no noise).
     pub dirichlet_frac: f32,
+    /// Weight of the network's score (material) prediction in leaf values:
+    /// `value + score_utility · score`, clamped to `[-1, 1]`. 0: the value alone.
+    pub score_utility: f32,
 }
 
 impl Default for SearchConfig {
-    /// 200 simulations, `c_puct` 1.5, 8 leaves per round, virtual loss 1, FPU 0, no noise.
+    /// 200 simulations, `c_puct` 1.5, 8 leaves per round, virtual loss 1, FPU 0, no noise,
+    /// no score utility.
     fn default() -> SearchConfig {
         SearchConfig {
             sims: 200,
             c_puct: 1.5,
             leaves_per_round: 8,
             virtual_loss: 1.0,
-            fpu: 0.0,
+            fpu: Fpu::Value(0.0),
             dirichlet_alpha: 0.3,
             dirichlet_frac: 0.0,
+            score_utility: 0.0,
         }
     }
 }
@@ -140,23 +157,64 @@ pub fn result_value(winner: Option<Color>, player: Color) -> f32 {
     }
 }
 
-/// Static facts about the board that every tree of a search needs.
+/// Static facts about the board and the network that every tree of a search needs.
 #[derive(Clone, Debug)]
 pub struct BoardTables {
     /// Observation encoder.
     pub encoder: ObservationEncoder,
     /// Action tables.
     pub frame: ActionFrame,
+    /// Where each relative action's logit is.
+    pub policy: PolicyMap,
     /// Observation shape `[planes, H, W]`.
     pub shape: [usize; 3],
 }
 
 impl BoardTables {
-    /// The tables of a ruleset's board.
+    /// The tables of a ruleset's board for the first networks: the dense policy head and
+    /// the ply plane over the game's own ply cap.
     pub fn new(ruleset: &latrunculi_rules::Ruleset) -> BoardTables {
-        let encoder = ObservationEncoder::new(ruleset);
+        BoardTables::with(ruleset, HeadKind::Dense, 0)
+    }
+
+    /// The tables of a ruleset's board for a network of `cfg` (its policy head, and its
+    /// ply plane scale when it records one).
+    pub fn for_network(ruleset: &latrunculi_rules::Ruleset, cfg: &NetworkConfig) -> BoardTables {
+        let kind = if cfg.policy_planes > 0 { HeadKind::Spatial } else { HeadKind::Dense };
+        BoardTables::with(ruleset, kind, cfg.ply_scale as u32)
+    }
+
+    /// The tables of a ruleset's board for a policy head of `kind`; `ply_scale > 0` fixes
+    /// the ply plane's divisor (see [`ObservationEncoder::with_ply_scale`]).
+    pub fn with(ruleset: &latrunculi_rules::Ruleset, kind: HeadKind, ply_scale: u32) -> BoardTables {
+        let mut encoder = ObservationEncoder::new(ruleset);
+        if ply_scale > 0 {
+            encoder = encoder.with_ply_scale(ply_scale);
+        }
         let space = ActionSpace::for_rules(&ruleset.rules());
-        BoardTables { encoder, frame: ActionFrame::new(space), shape: encoder.shape() }
+        BoardTables {
+            encoder,
+            frame: ActionFrame::new(space),
+            policy: PolicyMap::new(kind, space),
+            shape: encoder.shape(),
+        }
+    }
+
+    /// Number of policy outputs of the network.
+    pub fn outputs(&self) -> usize {
+        self.policy.outputs()
+    }
+
+    /// The logit index of the absolute action of `mv` with `to_move` to move.
+    #[inline]
+    pub fn logit(&self, mv: Move, to_move: Color) -> Option<usize> {
+        self.policy.logit(self.frame.relative(self.frame.space().encode(mv), to_move))
+    }
+
+    /// The relative action of `mv` with `to_move` to move.
+    #[inline]
+    pub fn relative(&self, mv: Move, to_move: Color) -> u32 {
+        self.frame.relative(self.frame.space().encode(mv), to_move) as u32
     }
 
     /// Floats in one observation.
@@ -193,6 +251,8 @@ pub struct Tree {
     rng: StdRng,
     /// Whether root noise should be mixed in when the root gets its children.
     noise: bool,
+    /// Root visits to search to, if not `SearchConfig::sims`.
+    budget: Option<u32>,
 }
 
 /// One root child after a search: its move, visits and prior.
@@ -219,6 +279,7 @@ impl Tree {
             obs: Vec::new(),
             rng: StdRng::seed_from_u64(seed),
             noise,
+            budget: None,
         };
         t.reset_nodes();
         t
@@ -280,10 +341,19 @@ impl Tree {
         let p = &self.nodes[parent as usize];
         let sqrt_n = ((p.n + p.vl) as f32).max(1.0).sqrt();
         let mut best = (f32::NEG_INFINITY, p.first);
+        let fpu = match cfg.fpu {
+            Fpu::Value(v) => v,
+            Fpu::ParentMinus(r) => {
+                // The parent's mean value for the player choosing among its children.
+                let chooser = self.nodes[p.first as usize].mover;
+                let q = if p.n > 0 { p.w / p.n as f32 } else { 0.0 };
+                (if p.mover == chooser { q } else { -q }) - r
+            }
+        };
         for i in p.first..p.first + p.count {
             let c = &self.nodes[i as usize];
             let n_eff = c.n + c.vl;
-            let q = if n_eff == 0 { cfg.fpu } else { (c.w - c.vl as f32 * cfg.virtual_loss) / n_eff as f32 };
+            let q = if n_eff == 0 { fpu } else { (c.w - c.vl as f32 * cfg.virtual_loss) / n_eff as f32 };
             let score = q + cfg.c_puct * c.prior * sqrt_n / (1 + n_eff) as f32;
             if score > best.0 {
                 best = (score, i);
@@ -298,8 +368,9 @@ impl Tree {
     pub fn gather(&mut self, cfg: &SearchConfig, tables: &BoardTables) -> Result<usize, AzError> {
         self.leaves.clear();
         self.obs.clear();
+        let budget = self.budget(cfg);
         for _ in 0..cfg.leaves_per_round.max(1) {
-            if self.nodes[0].n + self.pending() >= cfg.sims.max(1) {
+            if self.nodes[0].n + self.pending() >= budget {
                 break;
             }
             let mut pos = self.root.clone();
@@ -351,28 +422,49 @@ impl Tree {
         self.leaves.len() as u32
     }
 
+    /// Root visits this tree searches to: its own budget if set, else `cfg.sims`.
+    fn budget(&self, cfg: &SearchConfig) -> u32 {
+        self.budget.unwrap_or(cfg.sims).max(1)
+    }
+
+    /// Sets the root visits of the next searches (`None`: `SearchConfig::sims`); used by
+    /// self-play's playout-cap randomisation.
+    pub fn set_budget(&mut self, sims: Option<u32>) {
+        self.budget = sims;
+    }
+
+    /// Whether the search still has work at this tree's root.
+    fn wants_search(&self, cfg: &SearchConfig) -> bool {
+        self.root_visits() < self.budget(cfg) && !self.root.is_over()
+    }
+
     /// Expands this tree's pending leaves with the evaluator's outputs (`logits`:
-    /// `leaves × actions`, `values`: `leaves`) and backs up their values.
+    /// `leaves × outputs`, `values` and `scores`: `leaves`, `scores` may be empty) and
+    /// backs up their values.
     pub fn apply(
         &mut self,
         logits: &[f32],
         values: &[f32],
+        scores: &[f32],
         cfg: &SearchConfig,
         tables: &BoardTables,
     ) -> Result<(), AzError> {
-        let actions = tables.actions();
+        let outputs = tables.outputs();
         let leaves = std::mem::take(&mut self.leaves);
-        if logits.len() != leaves.len() * actions || values.len() != leaves.len() {
+        if logits.len() != leaves.len() * outputs
+            || values.len() != leaves.len()
+            || !(scores.is_empty() || scores.len() == leaves.len())
+        {
             return Err(AzError::Tensor(format!(
-                "evaluator returned {} logits and {} values for {} leaves of {actions} actions",
+                "evaluator returned {} logits, {} values and {} scores for {} leaves of {outputs} outputs",
                 logits.len(),
                 values.len(),
+                scores.len(),
                 leaves.len()
             )));
         }
-        let space = tables.frame.space();
         for (k, leaf) in leaves.iter().enumerate() {
-            let row = &logits[k * actions..(k + 1) * actions];
+            let row = &logits[k * outputs..(k + 1) * outputs];
             let node = *leaf.path.last().unwrap_or(&0);
             let first = self.nodes.len() as u32;
             let mut max = f32::NEG_INFINITY;
@@ -380,7 +472,8 @@ impl Tree {
                 .moves
                 .iter()
                 .map(|&mv| {
-                    let l = row[tables.frame.relative(space.encode(mv), leaf.to_move)];
+                    // A move without a logit (none exists in any ruleset) gets the least prior.
+                    let l = tables.logit(mv, leaf.to_move).map_or(-30.0, |i| row[i]);
                     max = max.max(l);
                     l
                 })
@@ -405,7 +498,8 @@ impl Tree {
             if node == 0 && self.noise {
                 self.add_root_noise(cfg);
             }
-            let v = values[k].clamp(-1.0, 1.0);
+            let score = scores.get(k).copied().unwrap_or(0.0);
+            let v = (values[k] + cfg.score_utility * score).clamp(-1.0, 1.0);
             self.backup(&leaf.path, if v.is_finite() { v } else { 0.0 }, leaf.to_move, true);
         }
         self.leaves = leaves;
@@ -420,7 +514,8 @@ impl Tree {
         if cfg.dirichlet_frac <= 0.0 || r.count == 0 || r.state != State::Expanded {
             return;
         }
-        let Ok(gamma) = Gamma::new(cfg.dirichlet_alpha.max(1e-3) as f64, 1.0) else {
+        let alpha = if cfg.dirichlet_alpha > 0.0 { cfg.dirichlet_alpha } else { 10.0 / r.count as f32 };
+        let Ok(gamma) = Gamma::new(alpha.max(1e-3) as f64, 1.0) else {
             return;
         };
         let samples: Vec<f64> = (0..r.count).map(|_| gamma.sample(&mut self.rng)).collect();
@@ -577,13 +672,13 @@ pub fn search(
 ) -> Result<SearchStats, AzError> {
     let mut stats = SearchStats::default();
     loop {
-        let active = trees.iter().filter(|t| t.root_visits() < cfg.sims.max(1) && !t.root.is_over()).count();
+        let active = trees.iter().filter(|t| t.wants_search(cfg)).count();
         if active == 0 {
             return Ok(stats);
         }
         let counts: Vec<usize> = trees
             .par_iter_mut()
-            .map(|t| if t.root_visits() < cfg.sims.max(1) && !t.root.is_over() { t.gather(cfg, tables) } else { Ok(0) })
+            .map(|t| if t.wants_search(cfg) { t.gather(cfg, tables) } else { Ok(0) })
             .collect::<Result<_, _>>()?;
         let total: usize = counts.iter().sum();
         if total == 0 {
@@ -595,10 +690,10 @@ pub fn search(
                 batch.extend_from_slice(t.pending_observations());
             }
         }
-        let (logits, values) = evaluator.evaluate(batch, total, tables.shape)?;
+        let Evaluation { logits, values, scores } = evaluator.evaluate(batch, total, tables.shape)?;
         stats.evaluations += total as u64;
         stats.batches += 1;
-        let actions = tables.actions();
+        let outputs = tables.outputs();
         let mut offsets = Vec::with_capacity(trees.len());
         let mut at = 0;
         for &c in &counts {
@@ -609,7 +704,8 @@ pub fn search(
             if c == 0 {
                 return Ok(());
             }
-            t.apply(&logits[o * actions..(o + c) * actions], &values[o..o + c], cfg, tables)
+            let s = if scores.is_empty() { &[][..] } else { &scores[o..o + c] };
+            t.apply(&logits[o * outputs..(o + c) * outputs], &values[o..o + c], s, cfg, tables)
         })?;
     }
 }

@@ -13,13 +13,26 @@ use crate::search::{BoardTables, Evaluator, SearchConfig, Tree, result_value, se
 pub struct Sample {
     /// Observation `[planes, H, W]`, flat (the side to move's view).
     pub obs: Vec<f32>,
-    /// Search visit distribution over relative actions, as `(action, probability)`.
+    /// Policy target over relative actions, as `(action, probability)`: the search's
+    /// visit distribution, or one-hot on the move played for warm-start data.
     pub policy: Vec<(u32, f32)>,
     /// Final result for the side to move: +1 win, −1 loss; a draw is 0, or the
     /// material term of [`SelfPlayConfig::draw_material`] when that is set.
     pub value: f32,
     /// Plies played before this position.
     pub ply: u32,
+    /// The legal moves, as relative actions (the policy loss is a softmax over these;
+    /// empty: over every output, as for samples of the first buffer format).
+    pub legal: Vec<u32>,
+    /// Final material difference for the side to move over the starting material
+    /// (own minus enemy, in `[-1, 1]`): the score head's target.
+    pub score: f32,
+    /// The search's mean value of the root for the side to move (the value target when
+    /// nothing better is known).
+    pub root_q: f32,
+    /// Whether the policy target counts: false for moves chosen by a cheap search under
+    /// playout-cap randomisation (their positions still train the value and score).
+    pub policy_valid: bool,
 }
 
 /// A finished self-play game.
@@ -54,12 +67,32 @@ pub struct SelfPlayConfig {
     /// `clamp(w · (material(c) − material(opponent)) / material at the start, −1, 1)`
     /// measured at the end of the game (material = pieces on the board and in hand).
     pub draw_material: f32,
+    /// Playout-cap randomisation (KataGo): the probability that a move gets the full
+    /// search (`search.sims` visits) and is recorded as a policy target; the other moves
+    /// are searched with `fast_sims` visits and train only the value and score. 1: every
+    /// move is a full search (plain AlphaZero).
+    pub full_search_prob: f32,
+    /// Root visits of a fast search.
+    pub fast_sims: u32,
 }
 
 /// Pieces of `color` on the board and in hand.
 pub fn material(pos: &Position, color: Color) -> u32 {
     let (s, d) = pos.in_hand(color);
     pos.pieces_on_board(color) + s as u32 + d as u32
+}
+
+/// Score target for `player` at the end of a game: material difference over the starting
+/// material, in `[-1, 1]`.
+pub fn score_target(end: &Position, player: Color, start_material: u32) -> f32 {
+    let diff = material(end, player) as f32 - material(end, player.opponent()) as f32;
+    (diff / start_material.max(1) as f32).clamp(-1.0, 1.0)
+}
+
+/// The larger side's material at the start of a game of `ruleset`.
+pub fn start_material(ruleset: &Ruleset) -> u32 {
+    let p = Position::new(ruleset);
+    material(&p, Color::White).max(material(&p, Color::Black))
 }
 
 /// Value target of a finished game for `player` (see [`SelfPlayConfig::draw_material`]).
@@ -101,21 +134,24 @@ impl SelfPlayOutput {
 
 struct Slot {
     samples: Vec<(Sample, Color)>,
+    /// Whether the current move gets the full search.
+    full: bool,
 }
 
-/// Plays `cfg.games` games of `ruleset` by search with `evaluator`.
+/// Plays `cfg.games` games of `ruleset` by search with `evaluator`, whose network's
+/// observations and outputs `tables` describe.
 pub fn self_play(
     evaluator: &dyn Evaluator,
     ruleset: &Ruleset,
+    tables: &BoardTables,
     cfg: &SelfPlayConfig,
     progress: Option<&ProgressBar>,
 ) -> Result<SelfPlayOutput, AzError> {
     let start = Instant::now();
-    let tables = BoardTables::new(ruleset);
-    let start_material = {
-        let p = Position::new(ruleset);
-        material(&p, Color::White).max(material(&p, Color::Black))
-    };
+    let start_material = start_material(ruleset);
+    let mut rng = latrunculi_rules::FastRng::new(splitmix64(cfg.seed ^ 0x5EA5C4));
+    let fast = cfg.full_search_prob < 1.0;
+    let mut draw_full = move || !fast || (rng.below(1 << 24) as f32) < cfg.full_search_prob * (1 << 24) as f32;
     let mut out = SelfPlayOutput::default();
     let mut trees: Vec<Tree> = Vec::new();
     let mut slots: Vec<Slot> = Vec::new();
@@ -127,11 +163,15 @@ pub fn self_play(
     };
     while started < cfg.games && trees.len() < cfg.parallel.max(1) as usize {
         trees.push(new_game(started));
-        slots.push(Slot { samples: Vec::new() });
+        slots.push(Slot { samples: Vec::new(), full: true });
         started += 1;
     }
     while !trees.is_empty() {
-        let stats = search(&mut trees, evaluator, &cfg.search, &tables)?;
+        for (tree, slot) in trees.iter_mut().zip(slots.iter_mut()) {
+            slot.full = draw_full();
+            tree.set_budget(if slot.full { None } else { Some(cfg.fast_sims.max(1)) });
+        }
+        let stats = search(&mut trees, evaluator, &cfg.search, tables)?;
         out.evaluations += stats.evaluations;
         out.batches += stats.batches;
         let mut k = 0;
@@ -142,15 +182,24 @@ pub fn self_play(
             let children = tree.root_children();
             let total: u32 = children.iter().map(|c| c.visits).sum();
             let obs = tables.observation(&pos)?;
-            let space = tables.frame.space();
             let policy = children
                 .iter()
                 .filter(|c| c.visits > 0)
-                .map(|c| {
-                    (tables.frame.relative(space.encode(c.mv), to_move) as u32, c.visits as f32 / total.max(1) as f32)
-                })
+                .map(|c| (tables.relative(c.mv, to_move), c.visits as f32 / total.max(1) as f32))
                 .collect();
-            slots[k].samples.push((Sample { obs, policy, value: 0.0, ply: pos.ply() }, to_move));
+            let legal = children.iter().map(|c| tables.relative(c.mv, to_move)).collect();
+            let root_q = children.iter().map(|c| c.q * c.visits as f32).sum::<f32>() / total.max(1) as f32;
+            let sample = Sample {
+                obs,
+                policy,
+                value: 0.0,
+                ply: pos.ply(),
+                legal,
+                score: 0.0,
+                root_q,
+                policy_valid: slots[k].full,
+            };
+            slots[k].samples.push((sample, to_move));
             let temperature = if pos.ply() < cfg.temperature_plies { 1.0 } else { 0.0 };
             let mv = tree.choose(temperature).ok_or_else(|| {
                 AzError::Tensor(format!("search left the root at ply {} without children", pos.ply()))
@@ -164,6 +213,7 @@ pub fn self_play(
                     .into_iter()
                     .map(|(mut s, c)| {
                         s.value = target_value(&end, outcome.winner, c, cfg.draw_material, start_material);
+                        s.score = score_target(&end, c, start_material);
                         s
                     })
                     .collect();
@@ -173,6 +223,7 @@ pub fn self_play(
                 }
                 if started < cfg.games {
                     trees[k] = new_game(started);
+                    slots[k].full = true;
                     started += 1;
                     k += 1;
                 } else {

@@ -78,7 +78,10 @@ pub struct ReplayBuffer {
     games: std::collections::VecDeque<Vec<Sample>>,
 }
 
-const BUFFER_MAGIC: &[u8; 10] = b"LATAZ-BUF\n";
+/// The first buffer format (observation, policy, value, ply); still read.
+const BUFFER_MAGIC_V1: &[u8; 10] = b"LATAZ-BUF\n";
+/// The current format: v1's fields plus legal moves, score, root value and policy flag.
+const BUFFER_MAGIC: &[u8; 10] = b"LATAZ-BF2\n";
 
 impl ReplayBuffer {
     /// Adds a game's samples, dropping the oldest games beyond `window`.
@@ -104,7 +107,8 @@ impl ReplayBuffer {
         self.len() == 0
     }
 
-    fn flat(&self) -> Vec<&Sample> {
+    /// Every sample held, oldest game first.
+    pub fn flat(&self) -> Vec<&Sample> {
         self.games.iter().flatten().collect()
     }
 
@@ -127,6 +131,13 @@ impl ReplayBuffer {
                     out.extend_from_slice(&a.to_le_bytes());
                     out.extend_from_slice(&p.to_le_bytes());
                 }
+                out.extend_from_slice(&(s.legal.len() as u32).to_le_bytes());
+                for a in &s.legal {
+                    out.extend_from_slice(&a.to_le_bytes());
+                }
+                out.extend_from_slice(&s.score.to_le_bytes());
+                out.extend_from_slice(&s.root_q.to_le_bytes());
+                out.extend_from_slice(&(s.policy_valid as u32).to_le_bytes());
             }
         }
         let sum = fnv1a(&out);
@@ -137,9 +148,12 @@ impl ReplayBuffer {
     /// Reads a buffer written by [`ReplayBuffer::to_bytes`]; `path` is named in errors.
     pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<ReplayBuffer, AzError> {
         let err = |m: &str| AzError::Io { path: path.to_path_buf(), message: m.to_string() };
-        if bytes.len() < BUFFER_MAGIC.len() + 12 || &bytes[..BUFFER_MAGIC.len()] != BUFFER_MAGIC {
+        if bytes.len() < BUFFER_MAGIC.len() + 12
+            || (&bytes[..BUFFER_MAGIC.len()] != BUFFER_MAGIC && &bytes[..BUFFER_MAGIC.len()] != BUFFER_MAGIC_V1)
+        {
             return Err(err("not a replay buffer file, or truncated"));
         }
+        let v1 = &bytes[..BUFFER_MAGIC.len()] == BUFFER_MAGIC_V1;
         let body = &bytes[..bytes.len() - 8];
         let sum = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().map_err(|_| err("truncated"))?);
         if fnv1a(body) != sum {
@@ -164,7 +178,16 @@ impl ReplayBuffer {
                 let np = u32_()?;
                 let policy =
                     (0..np).map(|_| Ok((u32_()?, f32::from_bits(u32_()?)))).collect::<Result<Vec<_>, AzError>>()?;
-                g.push(Sample { obs, policy, value, ply });
+                let mut s =
+                    Sample { obs, policy, value, ply, legal: Vec::new(), score: 0.0, root_q: value, policy_valid: true };
+                if !v1 {
+                    let nl = u32_()?;
+                    s.legal = (0..nl).map(|_| u32_()).collect::<Result<Vec<_>, _>>()?;
+                    s.score = f32::from_bits(u32_()?);
+                    s.root_q = f32::from_bits(u32_()?);
+                    s.policy_valid = u32_()? != 0;
+                }
+                g.push(s);
             }
             buf.games.push_back(g);
         }
@@ -181,21 +204,82 @@ pub struct StepStats {
     pub value_loss: f64,
     /// Mean entropy of the network's policy on the training batches.
     pub entropy: f64,
+    /// Mean squared error of the score head (0 without one).
+    pub score_loss: f64,
 }
 
-/// Builds one minibatch as tensors: observations, dense policy targets, values.
-fn minibatch(
+/// The loss settings of [`train_steps`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LossConfig {
+    /// Minibatch size.
+    pub batch_size: usize,
+    /// Learning rate.
+    pub learning_rate: f64,
+    /// Left–right mirror augmentation.
+    pub mirror: bool,
+    /// Softmax over the legal moves only.
+    pub masked_policy: bool,
+    /// Weight of the score loss.
+    pub score_weight: f32,
+    /// Weight of the root value in the value target.
+    pub value_q_mix: f32,
+}
+
+impl LossConfig {
+    /// The loss settings of a training configuration.
+    pub fn from_config(cfg: &TrainConfig) -> LossConfig {
+        LossConfig {
+            batch_size: cfg.training.batch_size,
+            learning_rate: cfg.training.learning_rate,
+            mirror: cfg.training.mirror,
+            masked_policy: cfg.training.masked_policy,
+            score_weight: cfg.training.score_weight,
+            value_q_mix: cfg.training.value_q_mix,
+        }
+    }
+}
+
+/// Added to the logits of outputs that are not legal moves, so that the softmax is over
+/// the legal moves alone (finite, so that `0 · log p` stays 0).
+pub const ILLEGAL_LOGIT: f32 = -1e9;
+
+/// One minibatch as tensors.
+pub struct Minibatch {
+    /// Observations `[B, planes, H, W]`.
+    pub obs: Tensor<4>,
+    /// Dense policy targets `[B, outputs]`.
+    pub pi: Tensor<2>,
+    /// 0 on legal outputs and [`ILLEGAL_LOGIT`] elsewhere `[B, outputs]` (`None`: no mask).
+    pub mask: Option<Tensor<2>>,
+    /// 1 where the policy target counts, else 0 `[B, 1]`.
+    pub policy_weight: Tensor<2>,
+    /// Number of rows whose policy target counts.
+    pub policy_rows: usize,
+    /// Value targets `[B]`.
+    pub z: Tensor<1>,
+    /// Score targets `[B]`.
+    pub score: Tensor<1>,
+}
+
+/// Builds one minibatch of `samples[picks]`, mirrored where `mirror` says.
+pub fn minibatch(
     samples: &[&Sample],
     picks: &[usize],
     tables: &BoardTables,
     mirror: &[bool],
+    loss: &LossConfig,
     device: &Device,
-) -> (Tensor<4>, Tensor<2>, Tensor<1>) {
+) -> Minibatch {
     let b = picks.len();
-    let (olen, actions) = (tables.obs_len(), tables.actions());
+    let (olen, outputs) = (tables.obs_len(), tables.outputs());
     let mut obs = Vec::with_capacity(b * olen);
-    let mut pi = vec![0.0f32; b * actions];
-    let mut z = Vec::with_capacity(b);
+    let mut pi = vec![0.0f32; b * outputs];
+    let mut mask = if loss.masked_policy { vec![ILLEGAL_LOGIT; b * outputs] } else { Vec::new() };
+    let (mut z, mut score, mut pw) = (Vec::with_capacity(b), Vec::with_capacity(b), Vec::with_capacity(b));
+    let map = |a: u32, m: bool| {
+        let a = if m { tables.frame.mirror(a as usize) } else { a as usize };
+        tables.policy.logit(a)
+    };
     for (k, (&i, &m)) in picks.iter().zip(mirror).enumerate() {
         let s = samples[i];
         let start = obs.len();
@@ -204,50 +288,86 @@ fn minibatch(
             mirror_observation(&mut obs[start..], tables.shape[2]);
         }
         for &(a, p) in &s.policy {
-            let a = if m { tables.frame.mirror(a as usize) } else { a as usize };
-            pi[k * actions + a] += p;
+            if let Some(l) = map(a, m) {
+                pi[k * outputs + l] += p;
+            }
         }
-        z.push(s.value);
+        if loss.masked_policy {
+            let row = &mut mask[k * outputs..(k + 1) * outputs];
+            if s.legal.is_empty() {
+                row.fill(0.0);
+            }
+            for &a in s.legal.iter().chain(s.policy.iter().map(|(a, _)| a)) {
+                if let Some(l) = map(a, m) {
+                    row[l] = 0.0;
+                }
+            }
+        }
+        z.push((1.0 - loss.value_q_mix) * s.value + loss.value_q_mix * s.root_q);
+        score.push(s.score);
+        pw.push(if s.policy_valid && !s.policy.is_empty() { 1.0f32 } else { 0.0 });
     }
     let [p, h, w] = tables.shape;
-    (
-        Tensor::from_data(TensorData::new(obs, [b, p, h, w]), device),
-        Tensor::from_data(TensorData::new(pi, [b, actions]), device),
-        Tensor::from_data(TensorData::new(z, [b]), device),
-    )
+    let policy_rows = pw.iter().filter(|&&x| x > 0.0).count();
+    Minibatch {
+        obs: Tensor::from_data(TensorData::new(obs, [b, p, h, w]), device),
+        pi: Tensor::from_data(TensorData::new(pi, [b, outputs]), device),
+        mask: loss.masked_policy.then(|| Tensor::from_data(TensorData::new(mask, [b, outputs]), device)),
+        policy_weight: Tensor::from_data(TensorData::new(pw, [b, 1]), device),
+        policy_rows,
+        z: Tensor::from_data(TensorData::new(z, [b]), device),
+        score: Tensor::from_data(TensorData::new(score, [b]), device),
+    }
 }
 
-/// Runs `steps` AdamW steps on minibatches drawn uniformly from the buffer.
+/// The policy cross-entropy of `logits` against a minibatch's targets (masked as it
+/// says; rows whose policy target does not count are left out), and the mean policy
+/// entropy (detached).
+pub fn policy_loss(logits: Tensor<2>, batch: &Minibatch) -> (Tensor<1>, Tensor<1>) {
+    let logits = match &batch.mask {
+        Some(m) => logits + m.clone(),
+        None => logits,
+    };
+    let logp = log_softmax(logits, 1);
+    let per_row = (batch.pi.clone() * logp.clone()).sum_dim(1) * batch.policy_weight.clone();
+    let loss = per_row.sum().neg() / batch.policy_rows.max(1) as f32;
+    let entropy = (logp.clone().exp() * logp).sum_dim(1).mean().neg().detach();
+    (loss, entropy)
+}
+
+/// Runs `steps` AdamW steps on minibatches drawn uniformly from `samples`.
 #[allow(clippy::too_many_arguments)]
 pub fn train_steps(
     mut model: Network,
     optim: &mut ModuleOptimizer,
-    buffer: &ReplayBuffer,
+    samples: &[&Sample],
     tables: &BoardTables,
-    cfg: &TrainConfig,
+    loss_cfg: &LossConfig,
     steps: u32,
     rng: &mut FastRng,
     progress: Option<&ProgressBar>,
 ) -> (Network, StepStats) {
-    let samples = buffer.flat();
     let mut stats = StepStats::default();
     if samples.is_empty() || steps == 0 {
         return (model, stats);
     }
     let device = crate::device::training();
-    let b = cfg.training.batch_size.min(samples.len()).max(1);
+    let b = loss_cfg.batch_size.min(samples.len()).max(1);
     for _ in 0..steps {
         let picks: Vec<usize> = (0..b).map(|_| rng.below(samples.len())).collect();
-        let mirror: Vec<bool> = (0..b).map(|_| cfg.training.mirror && rng.below(2) == 1).collect();
-        let (obs, pi, z) = minibatch(&samples, &picks, tables, &mirror, &device);
-        let (logits, value) = model.forward(obs);
-        let logp = log_softmax(logits, 1);
-        let policy_loss = (pi * logp.clone()).sum_dim(1).mean().neg();
-        let value_loss = (value - z).powi_scalar(2).mean();
-        let entropy = (logp.clone().exp() * logp).sum_dim(1).mean().neg().detach();
-        let loss = policy_loss.clone() + value_loss.clone();
+        let mirror: Vec<bool> = (0..b).map(|_| loss_cfg.mirror && rng.below(2) == 1).collect();
+        let batch = minibatch(samples, &picks, tables, &mirror, loss_cfg, &device);
+        let out = model.forward(batch.obs.clone());
+        let (policy_loss, entropy) = policy_loss(out.logits, &batch);
+        let value_loss = (out.value - batch.z.clone()).powi_scalar(2).mean();
+        let mut loss = policy_loss.clone() + value_loss.clone();
+        if let Some(score) = out.score {
+            let score_loss = (score - batch.score.clone()).powi_scalar(2).mean();
+            stats.score_loss += score_loss.clone().detach().into_scalar::<f32>() as f64;
+            loss = loss + score_loss * loss_cfg.score_weight;
+        }
         let grads = GradientsParams::from_grads(loss.backward(), &model);
-        model = optim.step(cfg.training.learning_rate, model, grads);
+        model = optim.step(loss_cfg.learning_rate, model, grads);
         stats.policy_loss += policy_loss.into_scalar::<f32>() as f64;
         stats.value_loss += value_loss.into_scalar::<f32>() as f64;
         stats.entropy += entropy.into_scalar::<f32>() as f64;
@@ -259,13 +379,16 @@ pub fn train_steps(
     stats.policy_loss /= n;
     stats.value_loss /= n;
     stats.entropy /= n;
+    stats.score_loss /= n;
     (model, stats)
 }
 
 /// Plays `games` games between the network (colours alternated, White first) and the
 /// baseline `opponent`; returns the network's score (win 1, draw ½) per game.
+#[allow(clippy::too_many_arguments)]
 pub fn match_score(
     net: &Network,
+    net_cfg: &crate::model::NetworkConfig,
     ruleset: &Ruleset,
     search: SearchConfig,
     opponent: &str,
@@ -280,7 +403,7 @@ pub fn match_score(
     let scores: Vec<f64> = (0..games)
         .into_par_iter()
         .map(|g| -> Result<f64, AzError> {
-            let mut az = AzAgent::new("az", net.clone(), ruleset, search);
+            let mut az = AzAgent::new("az", net.clone(), net_cfg, ruleset, search);
             let mut other = latrunculi_agents::parse_agent(opponent)?;
             let game_seed = splitmix64(seed ^ splitmix64(g as u64 + 1));
             az.new_game(game_seed);
@@ -352,8 +475,9 @@ fn bar(len: u64, msg: String, quiet: bool) -> ProgressBar {
 pub fn run(config_text: &str, origin: &str, out: &Path, opts: &RunOptions) -> Result<RunState, AzError> {
     let cfg = TrainConfig::from_toml_str(config_text, origin)?;
     let ruleset = cfg.load_ruleset(opts.rules_dir.as_deref())?;
-    let tables = BoardTables::new(&ruleset);
     let net_cfg = cfg.network_config(&ruleset);
+    let tables = BoardTables::for_network(&ruleset, &net_cfg);
+    let loss_cfg = LossConfig::from_config(&cfg);
     let state_path = out.join("state.toml");
     let saved_config = out.join("config.toml");
     let log_path = out.join("train_log.csv");
@@ -392,7 +516,7 @@ pub fn run(config_text: &str, origin: &str, out: &Path, opts: &RunOptions) -> Re
         }
         model = net;
         let opt_path = out.join("optimizer.bin");
-        if state.iteration > 0 {
+        if state.iteration > 0 || opt_path.exists() {
             let bytes = fs::read(&opt_path).map_err(|e| io_err(&opt_path, e))?;
             let record = OptimizerRecord::from_bytes(Bytes::from_bytes_vec(bytes)).map_err(|e| io_err(&opt_path, e))?;
             optim = optim.load_record(record);
@@ -408,9 +532,89 @@ pub fn run(config_text: &str, origin: &str, out: &Path, opts: &RunOptions) -> Re
         fs::create_dir_all(&ckpt_dir).map_err(|e| io_err(&ckpt_dir, e))?;
         atomic_write(&saved_config, config_text.as_bytes()).map_err(|e| io_err(&saved_config, e))?;
         model = net_cfg.init(&device);
-        let meta = CheckpointMeta::new(&net_cfg, &ruleset.id, ruleset.params_hash(), 0);
-        checkpoint::save(&ckpt_dir.join("iter-0000.az"), &model.valid(), &meta)?;
         truncate_log(&log_path, 0)?;
+        if !cfg.warmstart.datasets.is_empty() {
+            let started = Instant::now();
+            let mut games = Vec::new();
+            for dir in &cfg.warmstart.datasets {
+                games.extend(crate::warmstart::load_dataset(Path::new(dir), &ruleset, &tables, &cfg)?);
+            }
+            let mut results = [0u32; 3];
+            for (w, _) in &games {
+                results[w.map_or(2, |c| c.index())] += 1;
+            }
+            let games: Vec<Vec<Sample>> = games.into_iter().map(|(_, g)| g).collect();
+            let flat: Vec<&Sample> = games.iter().flatten().collect();
+            if !opts.quiet {
+                eprintln!("warm start: {} games, {} positions from {} dataset(s)", games.len(), flat.len(), cfg.warmstart.datasets.len());
+            }
+            let mut rng = FastRng::new(splitmix64(cfg.seed ^ 0x3A2B));
+            let warm_loss = LossConfig {
+                learning_rate: if cfg.warmstart.learning_rate > 0.0 {
+                    cfg.warmstart.learning_rate
+                } else {
+                    cfg.training.learning_rate
+                },
+                batch_size: if cfg.warmstart.batch_size > 0 { cfg.warmstart.batch_size } else { cfg.training.batch_size },
+                value_q_mix: 0.0,
+                ..loss_cfg
+            };
+            let pb = bar(cfg.warmstart.steps as u64, "warm start".into(), opts.quiet);
+            let (m, stats) =
+                train_steps(model, &mut optim, &flat, &tables, &warm_loss, cfg.warmstart.steps, &mut rng, Some(&pb));
+            model = m;
+            pb.finish_and_clear();
+            state.games = games.len() as u64;
+            state.samples = flat.len() as u64;
+            state.elapsed_s = started.elapsed().as_secs_f64();
+            let plies: u64 = games.iter().map(|g| g.len() as u64).sum();
+            let n = games.len().max(1) as f64;
+            if cfg.warmstart.keep_in_buffer {
+                for g in games.iter().cloned() {
+                    buffer.push(g, cfg.training.window_games as usize);
+                }
+            }
+            let row = [
+                "0".to_string(),
+                state.games.to_string(),
+                state.samples.to_string(),
+                buffer.len().to_string(),
+                fmt_f(stats.policy_loss),
+                fmt_f(stats.value_loss),
+                fmt_f(stats.entropy),
+                fmt_f(plies as f64 / n),
+                fmt_f(results[Color::White.index()] as f64 / n),
+                fmt_f(results[Color::Black.index()] as f64 / n),
+                fmt_f(results[2] as f64 / n),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                format!("{:.1}", state.elapsed_s),
+            ]
+            .join(",");
+            let mut f = fs::OpenOptions::new().append(true).open(&log_path).map_err(|e| io_err(&log_path, e))?;
+            writeln!(f, "{row}").and_then(|_| f.sync_all()).map_err(|e| io_err(&log_path, e))?;
+            if !opts.quiet {
+                eprintln!(
+                    "warm start: {} steps, policy loss {:.3}, value loss {:.3}, score loss {:.4} ({:.0} s)",
+                    cfg.warmstart.steps, stats.policy_loss, stats.value_loss, stats.score_loss, state.elapsed_s
+                );
+            }
+        }
+        let mut meta = CheckpointMeta::new(&net_cfg, &ruleset.id, ruleset.params_hash(), 0);
+        meta.search = cfg.search_defaults();
+        checkpoint::save(&ckpt_dir.join("iter-0000.az"), &model.valid(), &meta)?;
+        if state.games > 0 {
+            // The warm start is the run's iteration 0: commit it, so a resume keeps it.
+            let opt_path = out.join("optimizer.bin");
+            let opt_bytes = optim.to_record().into_bytes().map_err(|e| io_err(&opt_path, e))?;
+            atomic_write(&opt_path, &opt_bytes).map_err(|e| io_err(&opt_path, e))?;
+            let buf_path = out.join("buffer.bin");
+            atomic_write(&buf_path, &buffer.to_bytes()).map_err(|e| io_err(&buf_path, e))?;
+            let text = toml::to_string(&state).map_err(|e| io_err(&state_path, e))?;
+            atomic_write(&state_path, text.as_bytes()).map_err(|e| io_err(&state_path, e))?;
+        }
     }
 
     let started = Instant::now();
@@ -430,7 +634,7 @@ pub fn run(config_text: &str, origin: &str, out: &Path, opts: &RunOptions) -> Re
         let sp_cfg = cfg.selfplay_config(it);
         let pb = bar(sp_cfg.games as u64, format!("iteration {it}: self-play"), opts.quiet);
         let inference = model.valid();
-        let sp = self_play(&inference, &ruleset, &sp_cfg, Some(&pb))?;
+        let sp = self_play(&inference, &ruleset, &tables, &sp_cfg, Some(&pb))?;
         pb.finish_and_clear();
         let n_games = sp.games.len() as f64;
         let mut wins = [0u32; 2];
@@ -446,12 +650,13 @@ pub fn run(config_text: &str, origin: &str, out: &Path, opts: &RunOptions) -> Re
         }
         // Gradient steps.
         let pb = bar(cfg.training.steps_per_iteration as u64, format!("iteration {it}: training"), opts.quiet);
+        let flat = buffer.flat();
         let (m, stats) = train_steps(
             model,
             &mut optim,
-            &buffer,
+            &flat,
             &tables,
-            &cfg,
+            &loss_cfg,
             cfg.training.steps_per_iteration,
             &mut rng,
             Some(&pb),
@@ -460,7 +665,8 @@ pub fn run(config_text: &str, origin: &str, out: &Path, opts: &RunOptions) -> Re
         pb.finish_and_clear();
         // Checkpoint, optimizer and buffer (atomic each).
         let inference = model.valid();
-        let meta = CheckpointMeta::new(&net_cfg, &ruleset.id, ruleset.params_hash(), it);
+        let mut meta = CheckpointMeta::new(&net_cfg, &ruleset.id, ruleset.params_hash(), it);
+        meta.search = cfg.search_defaults();
         let bytes = checkpoint::to_bytes(&inference, &meta)?;
         let ckpt = ckpt_dir.join(format!("iter-{it:04}.az"));
         atomic_write(&ckpt, &bytes).map_err(|e| io_err(&ckpt, e))?;
@@ -475,14 +681,15 @@ pub fn run(config_text: &str, origin: &str, out: &Path, opts: &RunOptions) -> Re
         let (mut score_random, mut score_mcts) = (f64::NAN, f64::NAN);
         if cfg.evaluation.games > 0 && (it % cfg.evaluation.every == 0 || it == cfg.iterations) {
             let search = SearchConfig { sims: cfg.evaluation.sims, dirichlet_frac: 0.0, ..cfg.search_config() };
+            let net_cfg = &net_cfg;
             let seed = splitmix64(cfg.seed ^ 0xE7A1 ^ it as u64);
             if !opts.quiet {
                 eprintln!("iteration {it}: evaluation match ({} games per opponent)", cfg.evaluation.games);
             }
             score_random =
-                match_score(&inference, &ruleset, search, "random", cfg.evaluation.games, sp_cfg.ply_cap, seed)?;
+                match_score(&inference, net_cfg, &ruleset, search, "random", cfg.evaluation.games, sp_cfg.ply_cap, seed)?;
             score_mcts =
-                match_score(&inference, &ruleset, search, "mcts:sims=100", cfg.evaluation.games, sp_cfg.ply_cap, seed)?;
+                match_score(&inference, net_cfg, &ruleset, search, "mcts:sims=100", cfg.evaluation.games, sp_cfg.ply_cap, seed)?;
         }
         // Log row, then the commit point.
         state.iteration = it;
@@ -514,11 +721,12 @@ pub fn run(config_text: &str, origin: &str, out: &Path, opts: &RunOptions) -> Re
         atomic_write(&state_path, text.as_bytes()).map_err(|e| io_err(&state_path, e))?;
         if !opts.quiet {
             eprintln!(
-                "iteration {it}: {} games, {:.0} plies/game, policy loss {:.3}, value loss {:.3}, score vs random {}, vs mcts:sims=100 {} ({:.0} s)",
+                "iteration {it}: {} games, {:.0} plies/game, policy loss {:.3}, value loss {:.3}, score loss {:.4}, score vs random {}, vs mcts:sims=100 {} ({:.0} s)",
                 n_games,
                 plies as f64 / n_games,
                 stats.policy_loss,
                 stats.value_loss,
+                stats.score_loss,
                 fmt_f(score_random),
                 fmt_f(score_mcts),
                 it_start.elapsed().as_secs_f64()

@@ -106,8 +106,10 @@ fn self_play_value_targets_have_the_right_sign_for_both_colours() {
         ply_cap: 150,
         seed: 3,
         draw_material: 0.0,
+        full_search_prob: 1.0,
+        fast_sims: 1,
     };
-    let out = self_play(&eval, &rs, &cfg, None).unwrap();
+    let out = self_play(&eval, &rs, &tables, &cfg, None).unwrap();
     assert_eq!(out.games.len(), 12);
     let plane = tables.shape[1] * tables.shape[2];
     let mut decisive = [0; 2];

@@ -237,6 +237,10 @@ pub struct BenchAzArgs {
     /// Ply cap of the self-play games.
     #[arg(long, default_value_t = 120)]
     pub ply_cap: u32,
+    /// Policy heads of the untrained networks measured without `--model`, comma-separated
+    /// (`dense`, `spatial`; each gets its own rows).
+    #[arg(long, default_value = "dense,spatial")]
+    pub heads: String,
 }
 
 /// Runs `latrunculi bench-az`: network evaluations per second at batch 1, 32 and 256,
@@ -247,31 +251,44 @@ pub struct BenchAzArgs {
 pub fn run_az(args: &BenchAzArgs) -> anyhow::Result<ExitCode> {
     use burn::module::Module;
     let rs = args.ruleset.load()?;
-    let (net, label) = match &args.model {
+    let mut nets = Vec::new();
+    match &args.model {
         Some(p) => {
             let (meta, net) = latrunculi_az::checkpoint::load(p, &latrunculi_az::device::inference())?;
             latrunculi_az::agent::check_board(&meta, &rs, &format!("model {}", p.display()))?;
-            (net.valid(), format!("{}x{}", meta.blocks, meta.channels))
+            let head = if meta.policy_planes > 0 { "spatial" } else { "dense" };
+            nets.push((net.valid(), meta.network_config(), format!("{}x{}-{head}", meta.blocks, meta.channels)));
         }
         None => {
-            let cfg = latrunculi_az::TrainConfig {
-                network: latrunculi_az::config::NetworkSection {
-                    blocks: args.blocks,
-                    channels: args.channels,
+            for head in args.heads.split(',').map(str::trim) {
+                let cfg = latrunculi_az::TrainConfig {
+                    network: latrunculi_az::config::NetworkSection {
+                        blocks: args.blocks,
+                        channels: args.channels,
+                        policy_head: head.to_string(),
+                        ..Default::default()
+                    },
                     ..Default::default()
-                },
-                ..Default::default()
-            };
-            let net = cfg.network_config(&rs).init(&latrunculi_az::device::inference()).valid();
-            (net, format!("{}x{}", args.blocks, args.channels))
+                };
+                if !["dense", "spatial"].contains(&head) {
+                    anyhow::bail!("--heads: unknown policy head '{head}' (dense or spatial)");
+                }
+                let net_cfg = cfg.network_config(&rs);
+                let net = net_cfg.init(&latrunculi_az::device::inference()).valid();
+                nets.push((net, net_cfg, format!("{}x{}-{head}", args.blocks, args.channels)));
+            }
         }
-    };
-    println!("ruleset,network,batch,net_evals_per_s");
+    }
     let mut raw = Vec::new();
-    for batch in [1usize, 32, 256] {
-        let r = latrunculi_az::bench::network_evals_per_second(&net, &rs, batch, args.seconds)?;
-        println!("{},{label},{batch},{r:.0}", rs.id);
-        raw.push((batch, r));
+    println!("ruleset,network,batch,net_evals_per_s");
+    for (net, net_cfg, label) in &nets {
+        let mut rates = Vec::new();
+        for batch in [1usize, 32, 256] {
+            let r = latrunculi_az::bench::network_evals_per_second(net, net_cfg, &rs, batch, args.seconds)?;
+            println!("{},{label},{batch},{r:.0}", rs.id);
+            rates.push((batch, r));
+        }
+        raw.push(rates);
     }
     let search = latrunculi_az::SearchConfig {
         sims: args.sims,
@@ -279,18 +296,27 @@ pub fn run_az(args: &BenchAzArgs) -> anyhow::Result<ExitCode> {
         dirichlet_frac: 0.25,
         ..Default::default()
     };
-    let (evals, positions, mean_batch) =
-        latrunculi_az::bench::selfplay_throughput(&net, &rs, search, args.games, args.parallel, args.ply_cap)?;
-    let reference = raw.iter().find(|(b, _)| *b as f64 >= mean_batch).or(raw.last()).map_or(f64::NAN, |r| r.1);
     println!();
     println!("ruleset,network,sims,parallel,leaves,mean_batch,selfplay_evals_per_s,positions_per_s,ratio_to_raw");
-    println!(
-        "{},{label},{},{},{},{mean_batch:.1},{evals:.0},{positions:.1},{:.2}",
-        rs.id,
-        args.sims,
-        args.parallel,
-        args.leaves,
-        evals / reference
-    );
+    for ((net, net_cfg, label), rates) in nets.iter().zip(&raw) {
+        let (evals, positions, mean_batch) = latrunculi_az::bench::selfplay_throughput(
+            net,
+            net_cfg,
+            &rs,
+            search,
+            args.games,
+            args.parallel,
+            args.ply_cap,
+        )?;
+        let reference = rates.iter().find(|(b, _)| *b as f64 >= mean_batch).or(rates.last()).map_or(f64::NAN, |r| r.1);
+        println!(
+            "{},{label},{},{},{},{mean_batch:.1},{evals:.0},{positions:.1},{:.2}",
+            rs.id,
+            args.sims,
+            args.parallel,
+            args.leaves,
+            evals / reference
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -76,6 +76,11 @@ pub struct DatasetArgs {
     /// Hard ply cap: a game still running after this many plies is a draw (`ply-cap`).
     #[arg(long, default_value_t = latrunculi_rules::DEFAULT_PLY_CAP)]
     pub ply_cap: u32,
+    /// Leave out the three large arrays (observations, legal masks, policy targets; on a
+    /// 12x8 board about 48 KB per position): enough for a warm start of `train`, which
+    /// replays the games from `actions.npy`.
+    #[arg(long)]
+    pub light: bool,
 }
 
 /// One training position: the position before a move was chosen.
@@ -393,6 +398,9 @@ fn command_line(args: &DatasetArgs) -> String {
     if args.swap {
         words.push("--swap".into());
     }
+    if args.light {
+        words.push("--light".into());
+    }
     words.extend([
         "--ply-cap".into(),
         args.ply_cap.to_string(),
@@ -413,22 +421,24 @@ pub fn write_dataset(dir: &Path, args: &DatasetArgs, plan: &DatasetPlan, games: 
     let rows: Vec<(&GameSamples, &Sample)> = games.iter().flat_map(|g| g.samples.iter().map(move |s| (g, s))).collect();
     let s = rows.len();
 
-    write_npy_rows(&dir.join(OBSERVATIONS_FILE), &[s, shape[0], shape[1], shape[2]], 0f32, |i, out| {
-        out.copy_from_slice(&rows[i].1.observation);
-        Ok(())
-    })?;
-    write_npy_rows(&dir.join(LEGAL_MASKS_FILE), &[s, actions], false, |i, out| {
-        for &a in &rows[i].1.legal {
-            out[a as usize] = true;
-        }
-        Ok(())
-    })?;
-    write_npy_rows(&dir.join(POLICY_FILE), &[s, actions], 0f32, |i, out| {
-        for &(a, p) in &rows[i].1.policy {
-            out[a as usize] = p;
-        }
-        Ok(())
-    })?;
+    if !args.light {
+        write_npy_rows(&dir.join(OBSERVATIONS_FILE), &[s, shape[0], shape[1], shape[2]], 0f32, |i, out| {
+            out.copy_from_slice(&rows[i].1.observation);
+            Ok(())
+        })?;
+        write_npy_rows(&dir.join(LEGAL_MASKS_FILE), &[s, actions], false, |i, out| {
+            for &a in &rows[i].1.legal {
+                out[a as usize] = true;
+            }
+            Ok(())
+        })?;
+        write_npy_rows(&dir.join(POLICY_FILE), &[s, actions], 0f32, |i, out| {
+            for &(a, p) in &rows[i].1.policy {
+                out[a as usize] = p;
+            }
+            Ok(())
+        })?;
+    }
     write_npy_rows(&dir.join(ACTIONS_FILE), &[s], 0i32, |i, out| {
         out[0] = i32::try_from(rows[i].1.action)?;
         Ok(())
@@ -481,7 +491,7 @@ pub fn write_dataset(dir: &Path, args: &DatasetArgs, plan: &DatasetPlan, games: 
     let all_rows: Vec<GameRow> = games.iter().map(|g| g.row.clone()).collect();
     let (w, b, d, mean) = tally(&all_rows);
     let npy = |dtype: &str, shape: Vec<usize>| serde_json::json!({ "dtype": dtype, "shape": shape });
-    let meta = serde_json::json!({
+    let mut meta = serde_json::json!({
         "format": "latrunculi-dataset",
         "format_version": FORMAT_VERSION,
         "latrunculi_version": env!("CARGO_PKG_VERSION"),
@@ -522,6 +532,14 @@ pub fn write_dataset(dir: &Path, args: &DatasetArgs, plan: &DatasetPlan, games: 
         },
         "command": command_line(args),
     });
+    if args.light {
+        meta["light"] = serde_json::Value::Bool(true);
+        if let Some(files) = meta["files"].as_object_mut() {
+            for f in [OBSERVATIONS_FILE, LEGAL_MASKS_FILE, POLICY_FILE] {
+                files.remove(f);
+            }
+        }
+    }
     let mut meta_bytes = serde_json::to_vec_pretty(&meta)?;
     meta_bytes.push(b'\n');
     write_atomically(&dir.join(META_FILE), |f| Ok(f.write_all(&meta_bytes)?))?;
@@ -579,6 +597,7 @@ mod tests {
             seed: 5,
             swap: true,
             ply_cap: latrunculi_rules::DEFAULT_PLY_CAP,
+            light: false,
         }
     }
 

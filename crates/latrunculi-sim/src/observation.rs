@@ -87,6 +87,8 @@ pub struct ObservationEncoder {
     initial_in_hand: u8,
     /// Divisor of the no-capture plane.
     no_capture_scale: u32,
+    /// Divisor of the ply plane; 0: the position's own ply cap.
+    ply_scale: u32,
 }
 
 impl ObservationEncoder {
@@ -98,7 +100,15 @@ impl ObservationEncoder {
             height: ruleset.height,
             initial_in_hand: ruleset.in_hand().0,
             no_capture_scale: if limit > 0 { limit } else { NO_CAPTURE_DEFAULT_SCALE },
+            ply_scale: 0,
         }
+    }
+
+    /// The same encoder with the ply plane divided by `scale` instead of the position's
+    /// ply cap (0: the ply cap again). A network trained on games capped at `scale` plies
+    /// then sees the same plane whatever cap a later game is played with.
+    pub fn with_ply_scale(self, scale: u32) -> ObservationEncoder {
+        ObservationEncoder { ply_scale: scale, ..self }
     }
 
     /// The shape of one observation, `[NUM_PLANES, height, width]`.
@@ -155,7 +165,7 @@ impl ObservationEncoder {
             (PLACEMENT_PHASE, if pos.is_placement_phase() { 1.0 } else { 0.0 }),
             (WHITE_TO_MOVE, if me == Color::White { 1.0 } else { 0.0 }),
             (NO_CAPTURE, ratio(pos.plies_since_capture(), self.no_capture_scale)),
-            (PLY, ratio(pos.ply(), pos.ply_cap())),
+            (PLY, ratio(pos.ply(), if self.ply_scale > 0 { self.ply_scale } else { pos.ply_cap() })),
         ];
         for (plane, value) in constants {
             if value != 0.0 {
