@@ -1,4 +1,4 @@
-//! The AlphaZero player (`az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R]`) and
+//! The AlphaZero player (`az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M]`) and
 //! [`parse_agent`], which builds any agent spec for a given ruleset.
 
 use std::collections::HashMap;
@@ -16,10 +16,10 @@ use crate::search::{BoardTables, SearchConfig, Tree, search};
 
 /// Every agent spec [`parse_agent`] accepts.
 pub const VALID_AGENTS: &str =
-    "random, greedy, mcts:sims=N[,depth=D][,c=C], alphabeta:depth=N[,tt=MB], az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R]";
+    "random, greedy, mcts:sims=N[,depth=D][,c=C], alphabeta:depth=N[,tt=MB], az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M]";
 
 /// Builds an agent from its spec for games of `ruleset`: the baselines of
-/// `latrunculi-agents`, or `az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R]` (defaults: 200
+/// `latrunculi-agents`, or `az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M]` (defaults: 200
 /// simulations, `c` 1.5, 8 leaves per batch; `su`, the score utility, and `fpu`, the
 /// first-play-urgency reduction, default to the values the model was trained with). A
 /// model file that is missing, damaged or made for another board size is an error naming
@@ -31,7 +31,7 @@ pub fn parse_agent(spec: &str, ruleset: &Ruleset) -> Result<Box<dyn Agent>, AzEr
         None if trimmed == "az" => Err(AgentError::MissingKey {
             agent: "az".into(),
             key: "model",
-            usage: "az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R]",
+            usage: "az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M]",
         }
         .into()),
         _ => latrunculi_agents::parse_agent(trimmed).map_err(|e| match e {
@@ -121,21 +121,29 @@ impl AzAgent {
         const AGENT: &str = "az";
         let mut model: Option<String> = None;
         let mut cfg = SearchConfig::default();
-        let (mut su, mut fpu): (Option<f32>, Option<f32>) = (None, None);
+        let (mut su, mut fpu, mut gumbel): (Option<f32>, Option<f32>, Option<u32>) = (None, None, None);
         let number = |k: &str, v: &str, lo: f32, hi: f32, expected: &'static str| -> Result<f32, AgentError> {
             v.parse().ok().filter(|x: &f32| x.is_finite() && (lo..=hi).contains(x)).ok_or_else(|| bad(AGENT, k, v, expected))
         };
         for (k, v) in key_values(
             AGENT,
             params,
-            &["model", "sims", "c", "leaves", "su", "fpu"],
-            "model, sims, c, leaves, su, fpu",
+            &["model", "sims", "c", "leaves", "su", "fpu", "gumbel"],
+            "model, sims, c, leaves, su, fpu, gumbel",
         )? {
             match k {
                 "model" => model = Some(v.to_string()),
                 "sims" => cfg.sims = positive(AGENT, k, v)?,
                 "su" => su = Some(number(k, v, -1.0, 1.0, "a number from -1 to 1")?),
                 "fpu" => fpu = Some(number(k, v, 0.0, 2.0, "a number from 0 to 2")?),
+                "gumbel" => {
+                    gumbel = Some(
+                        v.parse()
+                            .ok()
+                            .filter(|&n: &u32| n <= 1024)
+                            .ok_or_else(|| bad(AGENT, k, v, "an integer from 0 (PUCT) to 1024"))?,
+                    )
+                }
                 "c" => {
                     cfg.c_puct = v
                         .parse()
@@ -155,7 +163,7 @@ impl AzAgent {
         let model = model.ok_or_else(|| AgentError::MissingKey {
             agent: AGENT.to_string(),
             key: "model",
-            usage: "az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R]",
+            usage: "az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M]",
         })?;
         let path = Path::new(&model);
         let (meta, net) = load_cached(path)?;
@@ -170,6 +178,8 @@ impl AzAgent {
         if let Some(r) = fpu.or(meta.search.fpu_reduction) {
             cfg.fpu = crate::search::Fpu::ParentMinus(r);
         }
+        let m = gumbel.unwrap_or(meta.search.gumbel_considered);
+        cfg.gumbel = (m > 0).then(|| crate::gumbel::GumbelConfig { considered: m, ..Default::default() });
         Ok(AzAgent::new(spec, net, &meta.network_config(), ruleset, cfg))
     }
 

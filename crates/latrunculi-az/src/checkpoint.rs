@@ -82,6 +82,9 @@ pub struct SearchDefaults {
     /// First-play urgency as a reduction from the parent's value (absent: FPU 0).
     #[serde(default)]
     pub fpu_reduction: Option<f32>,
+    /// Gumbel root search: moves sampled at the root (0 or absent: PUCT).
+    #[serde(default)]
+    pub gumbel_considered: u32,
 }
 
 impl CheckpointMeta {

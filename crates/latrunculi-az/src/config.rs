@@ -151,6 +151,9 @@ pub struct SelfPlaySection {
     pub full_search_prob: f32,
     /// Visits of the other, fast searches.
     pub fast_sims: u32,
+    /// Gumbel root search: moves sampled at the root (0: PUCT at the root, with
+    /// Dirichlet noise). With it, policy targets are the improved policy.
+    pub gumbel_considered: u32,
 }
 
 impl Default for SelfPlaySection {
@@ -171,6 +174,7 @@ impl Default for SelfPlaySection {
             score_utility: 0.0,
             full_search_prob: 1.0,
             fast_sims: 16,
+            gumbel_considered: 0,
         }
     }
 }
@@ -289,6 +293,9 @@ impl TrainConfig {
         if !(0.0..=1.0).contains(&self.selfplay.full_search_prob) || self.selfplay.full_search_prob == 0.0 {
             return Err("selfplay.full_search_prob must be in (0, 1]".into());
         }
+        if self.selfplay.gumbel_considered > 1024 {
+            return Err("selfplay.gumbel_considered must be at most 1024 (0: PUCT at the root)".into());
+        }
         if self.selfplay.fast_sims == 0 {
             return Err("selfplay.fast_sims must be at least 1".into());
         }
@@ -353,6 +360,7 @@ impl TrainConfig {
         crate::checkpoint::SearchDefaults {
             score_utility: self.selfplay.score_utility,
             fpu_reduction: self.selfplay.fpu_reduction,
+            gumbel_considered: self.selfplay.gumbel_considered,
         }
     }
 
@@ -370,6 +378,10 @@ impl TrainConfig {
             dirichlet_alpha: self.selfplay.dirichlet_alpha,
             dirichlet_frac: self.selfplay.dirichlet_frac,
             score_utility: self.selfplay.score_utility,
+            gumbel: (self.selfplay.gumbel_considered > 0).then(|| crate::gumbel::GumbelConfig {
+                considered: self.selfplay.gumbel_considered,
+                ..Default::default()
+            }),
         }
     }
 

@@ -6,6 +6,7 @@
 //! - [`policy`]: where each action's logit is in the dense or spatial policy head;
 //! - [`frame`]: the network's side-relative action frame and the left–right mirror;
 //! - [`search`]: PUCT search, gathered across many games into one batched evaluation;
+//! - [`gumbel`]: Gumbel root search with sequential halving and the improved policy;
 //! - [`agent`]: the `az:model=PATH,sims=N` player, and [`agent::parse_agent`], which
 //!   builds every agent spec (the baselines of `latrunculi-agents` too);
 //! - [`selfplay`]: many games played together by search, yielding training samples;
@@ -23,6 +24,7 @@ pub mod checkpoint;
 pub mod config;
 pub mod device;
 pub mod frame;
+pub mod gumbel;
 pub mod model;
 pub mod policy;
 pub mod search;

@@ -23,6 +23,7 @@ use rayon::prelude::*;
 
 use crate::AzError;
 use crate::frame::ActionFrame;
+use crate::gumbel::{GumbelConfig, Halving, RootChild};
 use crate::model::{Evaluation, Network, NetworkConfig};
 use crate::policy::{HeadKind, PolicyMap};
 
@@ -84,6 +85,9 @@ pub struct SearchConfig {
     /// Weight of the network's score (material) prediction in leaf values:
     /// `value + score_utility · score`, clamped to `[-1, 1]`. 0: the value alone.
     pub score_utility: f32,
+    /// Gumbel root search with sequential halving (see [`crate::gumbel`]) instead of PUCT
+    /// at the root; `None`: PUCT everywhere.
+    pub gumbel: Option<GumbelConfig>,
 }
 
 impl Default for SearchConfig {
@@ -99,6 +103,7 @@ impl Default for SearchConfig {
             dirichlet_alpha: 0.3,
             dirichlet_frac: 0.0,
             score_utility: 0.0,
+            gumbel: None,
         }
     }
 }
@@ -131,12 +136,14 @@ struct Node {
     first: u32,
     count: u32,
     state: State,
+    /// The network's value of this node's position, for the side to move there.
+    v: f32,
 }
 
 impl Node {
     /// A node not yet visited nor evaluated.
     fn fresh(mv: Move, mover: Color, prior: f32) -> Node {
-        Node { mv, mover, prior, n: 0, w: 0.0, vl: 0, first: 0, count: 0, state: State::Fresh }
+        Node { mv, mover, prior, n: 0, w: 0.0, vl: 0, first: 0, count: 0, state: State::Fresh, v: 0.0 }
     }
 }
 
@@ -253,6 +260,10 @@ pub struct Tree {
     noise: bool,
     /// Root visits to search to, if not `SearchConfig::sims`.
     budget: Option<u32>,
+    /// The sequential-halving schedule of a Gumbel search at the current root.
+    halving: Option<Halving>,
+    /// The Gumbel settings of the last search that used them.
+    gumbel_cfg: Option<GumbelConfig>,
 }
 
 /// One root child after a search: its move, visits and prior.
@@ -280,12 +291,15 @@ impl Tree {
             rng: StdRng::seed_from_u64(seed),
             noise,
             budget: None,
+            halving: None,
+            gumbel_cfg: None,
         };
         t.reset_nodes();
         t
     }
 
     fn reset_nodes(&mut self) {
+        self.halving = None;
         self.nodes.clear();
         let dummy = Move::remove(latrunculi_rules::Square::new(0, 0).expect("a1 exists"));
         self.nodes.push(Node::fresh(dummy, self.root.side_to_move().opponent(), 1.0));
@@ -378,6 +392,22 @@ impl Tree {
             let mut node = 0u32;
             let collided = loop {
                 match self.nodes[node as usize].state {
+                    State::Expanded if node == 0 && cfg.gumbel.is_some() => {
+                        let g = cfg.gumbel.unwrap_or_default();
+                        let children = self.gumbel_children();
+                        let pending = !self.leaves.is_empty();
+                        self.gumbel_cfg = Some(g);
+                        if self.halving.is_none() {
+                            let left = budget.saturating_sub(self.nodes[0].n);
+                            self.halving = Some(Halving::new(&children, &g, left, &mut self.rng));
+                        }
+                        let Some(i) = self.halving.as_mut().and_then(|h| h.next(&children, &g, pending)) else {
+                            break true;
+                        };
+                        node = self.nodes[0].first + i as u32;
+                        pos.play(self.nodes[node as usize].mv);
+                        path.push(node);
+                    }
                     State::Expanded => {
                         node = self.select_child(node, cfg);
                         pos.play(self.nodes[node as usize].mv);
@@ -495,11 +525,13 @@ impl Tree {
             nd.first = first;
             nd.count = leaf.moves.len() as u32;
             nd.state = State::Expanded;
-            if node == 0 && self.noise {
+            if node == 0 && self.noise && cfg.gumbel.is_none() {
                 self.add_root_noise(cfg);
             }
             let score = scores.get(k).copied().unwrap_or(0.0);
             let v = (values[k] + cfg.score_utility * score).clamp(-1.0, 1.0);
+            let v = if v.is_finite() { v } else { 0.0 };
+            self.nodes[node as usize].v = v;
             self.backup(&leaf.path, if v.is_finite() { v } else { 0.0 }, leaf.to_move, true);
         }
         self.leaves = leaves;
@@ -606,6 +638,7 @@ impl Tree {
 
     /// Rebuilds the arena with node `c`'s subtree, `c` becoming the root.
     fn compact_from(&mut self, c: u32) {
+        self.halving = None;
         let mut out: Vec<Node> = Vec::with_capacity(self.nodes.len() / 4 + 1);
         out.push(self.nodes[c as usize]);
         let mut k = 0;
@@ -621,13 +654,45 @@ impl Tree {
         self.nodes = out;
     }
 
-    /// The move to play: with `temperature` 0 the most visited root child (ties broken
-    /// at random), otherwise a child drawn with probability ∝ visits^(1/temperature).
-    /// `None` if the root has no children.
+    /// The root's children as Gumbel search sees them (log prior, visits, value).
+    fn gumbel_children(&self) -> Vec<RootChild> {
+        let r = &self.nodes[0];
+        (r.first..r.first + r.count)
+            .map(|i| {
+                let c = &self.nodes[i as usize];
+                RootChild {
+                    logit: c.prior.max(1e-12).ln(),
+                    visits: c.n,
+                    q: if c.n > 0 { c.w / c.n as f32 } else { 0.0 },
+                }
+            })
+            .collect()
+    }
+
+    /// The Gumbel search's improved policy over the root's moves (summing to 1), or
+    /// `None` before the root is expanded.
+    pub fn improved_policy(&self, cfg: &GumbelConfig) -> Option<Vec<(Move, f32)>> {
+        let r = &self.nodes[0];
+        if r.state != State::Expanded || r.count == 0 {
+            return None;
+        }
+        let p = crate::gumbel::improved_policy(&self.gumbel_children(), cfg, r.v);
+        Some((r.first..r.first + r.count).map(|i| self.nodes[i as usize].mv).zip(p).collect())
+    }
+
+    /// The move to play. After a Gumbel search: the sequential-halving winner (whatever
+    /// the temperature; the Gumbel noise is the exploration). Otherwise with
+    /// `temperature` 0 the most visited root child (ties broken at random), else a child
+    /// drawn with probability ∝ visits^(1/temperature). `None` if the root has no
+    /// children.
     pub fn choose(&mut self, temperature: f32) -> Option<Move> {
         let children = self.root_children();
         if children.is_empty() {
             return None;
+        }
+        if let (Some(h), Some(g)) = (&self.halving, self.gumbel_cfg) {
+            let i = h.choice(&self.gumbel_children(), &g)?;
+            return Some(children[i].mv);
         }
         use rand::RngExt;
         if temperature <= 1e-3 {

@@ -182,11 +182,14 @@ pub fn self_play(
             let children = tree.root_children();
             let total: u32 = children.iter().map(|c| c.visits).sum();
             let obs = tables.observation(&pos)?;
-            let policy = children
-                .iter()
-                .filter(|c| c.visits > 0)
-                .map(|c| (tables.relative(c.mv, to_move), c.visits as f32 / total.max(1) as f32))
-                .collect();
+            let policy = match cfg.search.gumbel.and_then(|g| tree.improved_policy(&g)) {
+                Some(improved) => improved.into_iter().map(|(mv, p)| (tables.relative(mv, to_move), p)).collect(),
+                None => children
+                    .iter()
+                    .filter(|c| c.visits > 0)
+                    .map(|c| (tables.relative(c.mv, to_move), c.visits as f32 / total.max(1) as f32))
+                    .collect(),
+            };
             let legal = children.iter().map(|c| tables.relative(c.mv, to_move)).collect();
             let root_q = children.iter().map(|c| c.q * c.visits as f32).sum::<f32>() / total.max(1) as f32;
             let sample = Sample {

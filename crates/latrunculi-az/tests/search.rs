@@ -153,3 +153,29 @@ fn draw_material_targets_reward_the_side_with_more_pieces() {
     assert_eq!(target_value(&end, Some(Color::Black), Color::White, 2.0, start), -1.0);
     assert_eq!(target_value(&end, Some(Color::Black), Color::Black, 2.0, start), 1.0);
 }
+
+#[test]
+fn gumbel_search_finds_the_mate_and_its_improved_policy_sums_to_one() {
+    use latrunculi_az::gumbel::GumbelConfig;
+    let rs = Ruleset::builtin("kowalski").unwrap();
+    let p = pos("kowalski", "dS10/2S9/12/11s/12/12/12/11D w");
+    let mate = Move::movement(sq("c7"), sq("a7"));
+    let legal = p.legal_move_list();
+    let tables = BoardTables::new(&rs);
+    let eval = UniformEvaluator { actions: tables.outputs() };
+    // Every move considered, 4 visits each on average: sequential halving keeps the mate.
+    let g = GumbelConfig { considered: 1024, ..GumbelConfig::default() };
+    let cfg = SearchConfig { sims: 4 * legal.len() as u32, gumbel: Some(g), ..SearchConfig::default() };
+    for seed in 0..3 {
+        let mut trees = vec![Tree::new(p.clone(), seed, false)];
+        search(&mut trees, &eval, &cfg, &tables).unwrap();
+        let policy = trees[0].improved_policy(&g).unwrap();
+        assert_eq!(policy.len(), legal.len());
+        assert!(policy.iter().all(|(m, p)| legal.contains(m) && *p >= 0.0));
+        let total: f32 = policy.iter().map(|(_, p)| p).sum();
+        assert!((total - 1.0).abs() < 1e-4, "sums to {total}");
+        let best = policy.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap().0;
+        assert_eq!(best, mate, "seed {seed}: the improved policy favours the mate");
+        assert_eq!(trees[0].choose(0.0), Some(mate), "seed {seed}");
+    }
+}
