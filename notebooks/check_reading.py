@@ -14,7 +14,7 @@ Checked:
   planes constant; meta.json `results` agree with the games.
 - experiments/*/summary.csv (surveys): counts, rates, Wilson intervals, plies statistics
   and end reasons recomputed from games.csv.
-- experiments/az-*/train_log.csv: consecutive iterations, non-decreasing counters and
+- experiments/az-*/train_log.csv: consecutive iterations (from 0 after a warm start), non-decreasing counters and
   clock, self-play result rates summing to 1, scores in [0, 1].
 - experiments/ladder-*/: pairings.csv recomputed from games.csv (wins, draws, losses,
   score, Wilson interval, Elo with ±inf for sweeps); ratings.csv anchored at 0, sorted,
@@ -178,7 +178,11 @@ def check_train_logs(c: Checker, root: Path) -> str:
     logs = ld.load_train_logs(root=root)
     for run, t in logs.groupby("run", sort=False):
         c.section = f"experiments/{run}/train_log.csv"
-        c.ok(list(t["iteration"]) == list(range(1, len(t) + 1)), "iterations are not 1, 2, 3, …")
+        # A warm-started run has a row 0 (the warm start) before iteration 1.
+        first = int(t["iteration"].iloc[0]) if len(t) else 1
+        c.ok(first in (0, 1) and list(t["iteration"]) == list(range(first, first + len(t))),
+             "iterations are not (0,) 1, 2, 3, …")
+        c.ok(t.loc[t["iteration"] > 0, "selfplay_positions_per_s"].notna().all(), "self-play rate missing after iteration 0")
         for col in ("games", "samples", "elapsed_s"):
             c.ok((np.diff(t[col].to_numpy()) >= 0).all(), f"{col} decreases")
         c.ok((t["buffer_samples"] <= t["samples"]).all(), "buffer_samples > samples")

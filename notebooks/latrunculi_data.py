@@ -117,8 +117,9 @@ TRAIN_LOG_COLUMNS = {
     "draw_rate": "float",
     "score_random": "float?",
     "score_mcts100": "float?",
-    "selfplay_positions_per_s": "float",
-    "selfplay_evals_per_s": "float",
+    # Empty in the warm-start row (iteration 0), which has no self-play.
+    "selfplay_positions_per_s": "float?",
+    "selfplay_evals_per_s": "float?",
     "elapsed_s": "float",
 }
 

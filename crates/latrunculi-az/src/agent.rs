@@ -72,13 +72,16 @@ fn load_cached(path: &Path) -> Result<(CheckpointMeta, Network), AzError> {
 
 /// Checks that a network made for `meta`'s board can play `ruleset`'s games.
 pub fn check_board(meta: &CheckpointMeta, ruleset: &Ruleset, what: &str) -> Result<(), AzError> {
-    let tables = BoardTables::new(ruleset);
+    use latrunculi_sim::{NUM_PLANES, NUM_TACTICAL_PLANES};
+    if meta.planes != NUM_PLANES && meta.planes != NUM_PLANES + NUM_TACTICAL_PLANES {
+        return Err(AzError::Mismatch(format!(
+            "{what} reads {} observation planes; this version writes {NUM_PLANES} (or {} with the tactical planes)",
+            meta.planes,
+            NUM_PLANES + NUM_TACTICAL_PLANES
+        )));
+    }
     let outputs = BoardTables::for_network(ruleset, &meta.network_config()).outputs();
-    if meta.width != ruleset.width as usize
-        || meta.height != ruleset.height as usize
-        || meta.planes != tables.shape[0]
-        || meta.actions != outputs
-    {
+    if meta.width != ruleset.width as usize || meta.height != ruleset.height as usize || meta.actions != outputs {
         return Err(AzError::Mismatch(format!(
             "{what} was trained for {} on a {}x{} board; this game is {} on {}x{} (board sizes must match)",
             meta.ruleset, meta.width, meta.height, ruleset.id, ruleset.width, ruleset.height

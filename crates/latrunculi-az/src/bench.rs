@@ -63,3 +63,57 @@ pub fn selfplay_throughput(
     let s = out.seconds.max(1e-9);
     Ok((out.evaluations as f64 / s, out.positions as f64 / s, out.batch_mean()))
 }
+
+/// Gradient steps per second of the training loss (policy, value and, with a score head,
+/// score) at minibatch `batch`, on samples of random legal positions of `ruleset`,
+/// measured for about `seconds` (at least two steps after one warm-up step).
+pub fn training_steps_per_second(
+    net_cfg: &NetworkConfig,
+    ruleset: &Ruleset,
+    batch: usize,
+    seconds: f64,
+) -> Result<f64, AzError> {
+    use burn::optim::AdamWConfig;
+    let tables = BoardTables::for_network(ruleset, net_cfg);
+    let mut rng = latrunculi_rules::FastRng::new(5);
+    let mut samples = Vec::new();
+    let mut pos = latrunculi_rules::Position::new(ruleset);
+    while samples.len() < batch.max(64) {
+        if pos.is_over() {
+            pos = latrunculi_rules::Position::new(ruleset);
+        }
+        let me = pos.side_to_move();
+        let legal = pos.legal_move_list();
+        let mv = legal[rng.below(legal.len())];
+        samples.push(crate::selfplay::Sample {
+            obs: tables.observation(&pos)?,
+            policy: vec![(tables.relative(mv, me), 1.0)],
+            value: 0.0,
+            ply: pos.ply(),
+            legal: legal.iter().map(|&m| tables.relative(m, me)).collect(),
+            score: 0.0,
+            root_q: 0.0,
+            policy_valid: true,
+        });
+        pos.play(mv);
+    }
+    let refs: Vec<&crate::selfplay::Sample> = samples.iter().collect();
+    let loss = crate::train::LossConfig {
+        batch_size: batch,
+        learning_rate: 1e-3,
+        mirror: true,
+        masked_policy: true,
+        score_weight: 1.0,
+        value_q_mix: 0.0,
+    };
+    let mut model = net_cfg.init(&crate::device::training());
+    let mut optim = AdamWConfig::new().init();
+    (model, _) = crate::train::train_steps(model, &mut optim, &refs, &tables, &loss, 1, &mut rng, None);
+    let start = Instant::now();
+    let mut done = 0u32;
+    while done < 2 || start.elapsed().as_secs_f64() < seconds {
+        (model, _) = crate::train::train_steps(model, &mut optim, &refs, &tables, &loss, 1, &mut rng, None);
+        done += 1;
+    }
+    Ok(done as f64 / start.elapsed().as_secs_f64())
+}

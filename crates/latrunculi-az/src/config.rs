@@ -100,6 +100,9 @@ pub struct NetworkSection {
     /// Divide the ply plane by `selfplay.ply_cap` whatever cap a later game has (false:
     /// by the game's own cap, as the first networks did).
     pub fixed_ply_scale: bool,
+    /// Append the simulator's tactical planes (one-move capture threats of both sides)
+    /// to the observation.
+    pub tactical_planes: bool,
 }
 
 impl Default for NetworkSection {
@@ -112,6 +115,7 @@ impl Default for NetworkSection {
             policy_head: "dense".into(),
             score_head: false,
             fixed_ply_scale: false,
+            tactical_planes: false,
         }
     }
 }
@@ -337,7 +341,7 @@ impl TrainConfig {
 
     /// The network configuration for a ruleset's board.
     pub fn network_config(&self, ruleset: &Ruleset) -> NetworkConfig {
-        let tables = crate::search::BoardTables::new(ruleset);
+        let tables = crate::search::BoardTables::new(ruleset).with_tactical(self.network.tactical_planes);
         let (w, h) = (ruleset.width as usize, ruleset.height as usize);
         let (outputs, planes) = if self.network.policy_head == "spatial" {
             let p = crate::policy::spatial_planes(w, h);

@@ -186,9 +186,18 @@ impl BoardTables {
 
     /// The tables of a ruleset's board for a network of `cfg` (its policy head, and its
     /// ply plane scale when it records one).
+    /// A network whose input has more than the simulator's `NUM_PLANES` planes reads the
+    /// tactical planes too (see [`BoardTables::with_tactical`]).
     pub fn for_network(ruleset: &latrunculi_rules::Ruleset, cfg: &NetworkConfig) -> BoardTables {
         let kind = if cfg.policy_planes > 0 { HeadKind::Spatial } else { HeadKind::Dense };
-        BoardTables::with(ruleset, kind, cfg.ply_scale as u32)
+        BoardTables::with(ruleset, kind, cfg.ply_scale as u32).with_tactical(cfg.planes > latrunculi_sim::NUM_PLANES)
+    }
+
+    /// The same tables with (or without) the simulator's tactical observation planes
+    /// (one-move capture threats of both sides, `latrunculi_sim::TACTICAL_PLANES`).
+    pub fn with_tactical(self, tactical: bool) -> BoardTables {
+        let encoder = self.encoder.with_tactical(tactical);
+        BoardTables { encoder, shape: encoder.shape(), ..self }
     }
 
     /// The tables of a ruleset's board for a policy head of `kind`; `ply_scale > 0` fixes

@@ -223,3 +223,40 @@ fn checkpoints_of_the_first_networks_still_load_and_play() {
     let space = ActionSpace::for_rules(&rs.rules());
     assert_ne!(PolicyMap::spatial(space).outputs(), meta.actions);
 }
+
+#[test]
+fn a_network_with_tactical_planes_reads_them_saves_and_plays() {
+    let rs = Ruleset::builtin("kowalski").unwrap();
+    let cfg = TrainConfig::from_toml_str(
+        "ruleset = \"kowalski\"\n[network]\nblocks = 1\nchannels = 8\npolicy_head = \"spatial\"\ntactical_planes = true\n",
+        "test",
+    )
+    .unwrap();
+    let net_cfg = cfg.network_config(&rs);
+    let extra = latrunculi_sim::NUM_TACTICAL_PLANES;
+    assert_eq!(net_cfg.planes, latrunculi_sim::NUM_PLANES + extra);
+    let tables = BoardTables::for_network(&rs, &net_cfg);
+    assert_eq!(tables.shape[0], net_cfg.planes);
+    // After a few random plies the tactical planes are those of the simulator's encoder.
+    let mut pos = Position::new(&rs);
+    let mut rng = FastRng::new(8);
+    for _ in 0..40 {
+        let legal = pos.legal_move_list();
+        pos.play(legal[rng.below(legal.len())]);
+    }
+    let obs = tables.observation(&pos).unwrap();
+    let enc = latrunculi_sim::ObservationEncoder::new(&rs).with_tactical(true);
+    let mut want = ndarray::Array3::<f32>::zeros(enc.shape());
+    enc.write(&pos, want.view_mut()).unwrap();
+    assert_eq!(obs, want.into_raw_vec_and_offset().0);
+    // Saved and loaded, the network is recognised as tactical and plays.
+    let dir = scratch("tactical");
+    let path = dir.join("t.az");
+    let net = net_cfg.init(&latrunculi_az::device::training());
+    let meta = latrunculi_az::checkpoint::CheckpointMeta::new(&net_cfg, &rs.id, rs.params_hash(), 0);
+    latrunculi_az::checkpoint::save(&path, &net, &meta).unwrap();
+    let mut agent = latrunculi_az::parse_agent(&format!("az:model={},sims=8", path.display()), &rs).unwrap();
+    agent.new_game(1);
+    assert!(pos.legal_move_list().contains(&agent.select(&pos)));
+    fs::remove_dir_all(&dir).ok();
+}

@@ -244,7 +244,8 @@ pub struct BenchAzArgs {
 }
 
 /// Runs `latrunculi bench-az`: network evaluations per second at batch 1, 32 and 256,
-/// then self-play (CSV blocks `ruleset,network,batch,net_evals_per_s` and
+/// training steps per second at batch 128, then self-play (CSV blocks
+/// `ruleset,network,batch,net_evals_per_s`, `ruleset,network,batch,train_steps_per_s,train_samples_per_s` and
 /// `ruleset,network,sims,parallel,leaves,mean_batch,selfplay_evals_per_s,positions_per_s,ratio_to_raw`;
 /// `ratio_to_raw` is the self-play evaluation rate over the raw rate at the nearest
 /// measured batch size at or above the mean self-play batch).
@@ -289,6 +290,12 @@ pub fn run_az(args: &BenchAzArgs) -> anyhow::Result<ExitCode> {
             rates.push((batch, r));
         }
         raw.push(rates);
+    }
+    println!();
+    println!("ruleset,network,batch,train_steps_per_s,train_samples_per_s");
+    for (_, net_cfg, label) in &nets {
+        let r = latrunculi_az::bench::training_steps_per_second(net_cfg, &rs, 128, args.seconds)?;
+        println!("{},{label},128,{r:.2},{:.0}", rs.id, r * 128.0);
     }
     let search = latrunculi_az::SearchConfig {
         sims: args.sims,

@@ -17,7 +17,7 @@ use rayon::prelude::*;
 
 use crate::SimError;
 use crate::action::ActionSpace;
-use crate::observation::{NUM_PLANES, ObservationEncoder};
+use crate::observation::ObservationEncoder;
 
 /// What one [`BatchSim::step`] did in each game (index `i` is game `i`).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -162,7 +162,7 @@ impl BatchSim {
 
     /// Number of observation planes.
     pub fn num_planes(&self) -> usize {
-        NUM_PLANES
+        self.encoder.num_planes()
     }
 
     fn game(&self, i: usize) -> Result<&Game, SimError> {

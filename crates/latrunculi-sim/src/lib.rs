@@ -20,7 +20,7 @@ pub mod observation;
 
 pub use action::ActionSpace;
 pub use batch::{BatchSim, StepResult};
-pub use observation::{NUM_PLANES, ObservationEncoder, PLANES, Plane};
+pub use observation::{NUM_PLANES, NUM_TACTICAL_PLANES, ObservationEncoder, PLANES, Plane, TACTICAL_PLANES};
 
 use latrunculi_rules::Outcome;
 

@@ -10,6 +10,11 @@
 //! The planes, in order, are listed with their names and meanings in [`PLANES`]. Board
 //! planes hold 1.0 on the squares they mark and 0.0 elsewhere; constant planes hold the
 //! same value on every square.
+//!
+//! An encoder made with [`ObservationEncoder::with_tactical`] appends the
+//! [`TACTICAL_PLANES`]: one-move capture threats of both sides, computed by the rules
+//! engine (hand-made features in the spirit of KataGo's liberty and ladder planes, so a
+//! small network need not learn the capture rules from scratch).
 
 use latrunculi_rules::{Color, PieceKind, Position, Ruleset, Square};
 use ndarray::ArrayViewMut3;
@@ -53,6 +58,27 @@ pub const PLY: usize = 11;
 /// Number of planes.
 pub const NUM_PLANES: usize = 12;
 
+/// Number of tactical planes appended by [`ObservationEncoder::with_tactical`].
+pub const NUM_TACTICAL_PLANES: usize = 4;
+
+/// The tactical planes, in tensor order after [`PLANES`] (plane `NUM_PLANES + i`). A
+/// "capture" here is anything [`Position::effects`] reports (captures, traps and
+/// removals). The opponent's planes are those of the position with the turn passed
+/// ([`Position::with_turn_passed`]); they are 0 during the placement phase. All four are 0
+/// when the game is over.
+pub const TACTICAL_PLANES: [Plane; NUM_TACTICAL_PLANES] = [
+    Plane {
+        name: "own_capture_to",
+        doc: "1 where a legal move of the side to move ends (or places) and captures or traps something",
+    },
+    Plane { name: "enemy_en_prise", doc: "1 on each enemy piece that some legal move of the side to move would capture or trap" },
+    Plane {
+        name: "enemy_capture_to",
+        doc: "1 where a move of the opponent, were it to move now, would end and capture or trap something",
+    },
+    Plane { name: "own_en_prise", doc: "1 on each own piece that some move of the opponent, were it to move now, would capture or trap" },
+];
+
 /// Divisor of the no-capture plane for rulesets without a no-capture limit.
 pub const NO_CAPTURE_DEFAULT_SCALE: u32 = 100;
 
@@ -89,6 +115,8 @@ pub struct ObservationEncoder {
     no_capture_scale: u32,
     /// Divisor of the ply plane; 0: the position's own ply cap.
     ply_scale: u32,
+    /// Whether the [`TACTICAL_PLANES`] follow the [`PLANES`].
+    tactical: bool,
 }
 
 impl ObservationEncoder {
@@ -101,7 +129,23 @@ impl ObservationEncoder {
             initial_in_hand: ruleset.in_hand().0,
             no_capture_scale: if limit > 0 { limit } else { NO_CAPTURE_DEFAULT_SCALE },
             ply_scale: 0,
+            tactical: false,
         }
+    }
+
+    /// The same encoder with (or without) the [`TACTICAL_PLANES`] after the [`PLANES`].
+    pub fn with_tactical(self, tactical: bool) -> ObservationEncoder {
+        ObservationEncoder { tactical, ..self }
+    }
+
+    /// Whether the encoder writes the [`TACTICAL_PLANES`].
+    pub fn is_tactical(&self) -> bool {
+        self.tactical
+    }
+
+    /// Number of planes written: [`NUM_PLANES`], plus [`NUM_TACTICAL_PLANES`] when tactical.
+    pub fn num_planes(&self) -> usize {
+        NUM_PLANES + if self.tactical { NUM_TACTICAL_PLANES } else { 0 }
     }
 
     /// The same encoder with the ply plane divided by `scale` instead of the position's
@@ -111,9 +155,10 @@ impl ObservationEncoder {
         ObservationEncoder { ply_scale: scale, ..self }
     }
 
-    /// The shape of one observation, `[NUM_PLANES, height, width]`.
+    /// The shape of one observation, `[planes, height, width]` with
+    /// [`ObservationEncoder::num_planes`] planes.
     pub fn shape(&self) -> [usize; 3] {
-        [NUM_PLANES, self.height as usize, self.width as usize]
+        [self.num_planes(), self.height as usize, self.width as usize]
     }
 
     /// Writes the observation of `pos` into `out` (shape [`ObservationEncoder::shape`]),
@@ -170,6 +215,32 @@ impl ObservationEncoder {
         for (plane, value) in constants {
             if value != 0.0 {
                 out.index_axis_mut(ndarray::Axis(0), plane).fill(value);
+            }
+        }
+        if self.tactical && !pos.is_over() {
+            let mut mark = |plane: usize, sq: Square| {
+                let r = sq.rank() as usize;
+                let row = if flip { h - 1 - r } else { r };
+                out[[NUM_PLANES + plane, row, sq.file() as usize]] = 1.0;
+            };
+            let mut moves = Vec::new();
+            let passed = pos.with_turn_passed();
+            for (side, to_plane, prise_plane) in [(pos, 0, 1), (&passed, 2, 3)] {
+                // While pieces are placed, a passed turn is not a position of the game.
+                if side.is_over() || (to_plane == 2 && pos.is_placement_phase()) {
+                    continue;
+                }
+                side.legal_moves(&mut moves);
+                for &mv in &moves {
+                    let fx = side.effects(mv);
+                    if fx.is_empty() {
+                        continue;
+                    }
+                    mark(to_plane, mv.to);
+                    for (sq, _) in fx.iter() {
+                        mark(prise_plane, sq);
+                    }
+                }
             }
         }
         Ok(())

@@ -291,3 +291,69 @@ fn illegal_actions_are_errors_and_change_nothing() {
     assert!(matches!(BatchSim::new(&rs, 0, 0), Err(SimError::NoGames)));
     assert!(sim.step(&legal).is_ok());
 }
+
+/// The tactical planes against a direct computation by playing every move on a copy:
+/// what each side's moves capture (by comparing the boards before and after), on random
+/// games of every ruleset; the first `NUM_PLANES` planes equal the plain encoder's.
+#[test]
+fn tactical_planes_match_played_captures() {
+    use latrunculi_sim::{NUM_TACTICAL_PLANES, TACTICAL_PLANES};
+    assert_eq!(TACTICAL_PLANES.len(), NUM_TACTICAL_PLANES);
+    let mut saw_threat = 0usize;
+    for rs in Ruleset::all_builtin() {
+        let plain = ObservationEncoder::new(&rs);
+        let enc = plain.with_tactical(true);
+        assert_eq!(enc.shape()[0], NUM_PLANES + NUM_TACTICAL_PLANES);
+        let mut rng = FastRng::new(rs.params_hash() ^ 3);
+        let mut pos = Position::new(&rs);
+        pos.set_ply_cap(CAP);
+        while !pos.is_over() {
+            let mut obs = Array3::from_elem(enc.shape(), 7.0f32);
+            enc.write(&pos, obs.view_mut()).unwrap();
+            let mut base = Array3::from_elem(plain.shape(), 7.0f32);
+            plain.write(&pos, base.view_mut()).unwrap();
+            assert_eq!(obs.slice(ndarray::s![..NUM_PLANES, .., ..]), base, "{}", rs.id);
+            let me = pos.side_to_move();
+            let mut want = Array3::<f32>::zeros((NUM_TACTICAL_PLANES, rs.height as usize, rs.width as usize));
+            let passed = pos.with_turn_passed();
+            for (side, to_plane) in [(&pos, 0usize), (&passed, 2usize)] {
+                if side.is_over() || (to_plane == 2 && pos.is_placement_phase()) {
+                    continue;
+                }
+                for mv in side.legal_move_list() {
+                    let mut after = side.clone();
+                    after.play(mv);
+                    let mut any = false;
+                    for f in 0..rs.width {
+                        for r in 0..rs.height {
+                            let sq = latrunculi_rules::Square::new(f, r).unwrap();
+                            let (b, a) = (side.piece_at(sq), after.piece_at(sq));
+                            // A piece of the side not moving vanished or became trapped.
+                            let hit = b.is_some_and(|p| {
+                                p.color != side.side_to_move()
+                                    && (a.is_none() || a.is_some_and(|q| q.trapped && !p.trapped))
+                            });
+                            // A removal ply takes a piece of either side.
+                            let removed = mv.kind == latrunculi_rules::MoveKind::Remove && sq == mv.to;
+                            if hit || removed {
+                                any = true;
+                                let row = if me == Color::Black { rs.height - 1 - r } else { r } as usize;
+                                want[[to_plane + 1, row, f as usize]] = 1.0;
+                            }
+                        }
+                    }
+                    if any {
+                        let r = mv.to.rank();
+                        let row = if me == Color::Black { rs.height - 1 - r } else { r } as usize;
+                        want[[to_plane, row, mv.to.file() as usize]] = 1.0;
+                    }
+                }
+            }
+            saw_threat += (want.sum() > 0.0) as usize;
+            assert_eq!(obs.slice(ndarray::s![NUM_PLANES.., .., ..]), want, "{} ply {}", rs.id, pos.ply());
+            let moves = pos.legal_move_list();
+            pos.play(moves[rng.below(moves.len())]);
+        }
+    }
+    assert!(saw_threat > 50, "random games should show some capture threats ({saw_threat})");
+}
