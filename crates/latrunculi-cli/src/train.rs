@@ -43,7 +43,7 @@ pub fn run_train(args: &TrainArgs) -> anyhow::Result<ExitCode> {
     };
     let state = run(&text, &args.config.display().to_string(), &out, &opts)?;
     eprintln!(
-        "{}: {} iterations, {} self-play games, {:.0} s; latest network: {}",
+        "{}: {} iterations, {} games (self-play and warm-start datasets), {:.0} s; latest network: {}",
         out.display(),
         state.iteration,
         state.games,
