@@ -1,4 +1,4 @@
-//! Replays the recorded games in `shared/games/` (RULES.md §4): every move, capture and
+//! Replays the recorded games in `data/games/xxi/` (two real Latrunculi XXI games): every move, capture and
 //! suffix must be confirmed, the rule-16 violation in Carrillo–Cetina must be named, and
 //! both games must end in their recorded results.
 
@@ -8,7 +8,7 @@ use latrunculi_rules::replay::{MoveStatus, ReplayOptions, ReplayReport, ResultVe
 use latrunculi_rules::{Color, Outcome, Reason, Square};
 
 fn record(name: &str) -> GameRecord {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/games/xxi/").to_string() + name;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/games/xxi/").to_string() + name;
     GameRecord::from_file(std::path::Path::new(&path)).unwrap_or_else(|e| panic!("{e}"))
 }
 
