@@ -69,7 +69,7 @@ pub const NUM_TACTICAL_PLANES: usize = 4;
 pub const TACTICAL_PLANES: [Plane; NUM_TACTICAL_PLANES] = [
     Plane {
         name: "own_capture_to",
-        doc: "1 where a legal move of the side to move ends (or places) and captures or traps something",
+        doc: "1 where a legal move of the side to move ends and captures or traps something",
     },
     Plane { name: "enemy_en_prise", doc: "1 on each enemy piece that some legal move of the side to move would capture or trap" },
     Plane {
@@ -162,7 +162,8 @@ impl ObservationEncoder {
     }
 
     /// Writes the observation of `pos` into `out` (shape [`ObservationEncoder::shape`]),
-    /// overwriting every element; allocates nothing. An error if the shape is wrong or
+    /// overwriting every element; allocates nothing unless the encoder is tactical (the
+    /// tactical planes need move lists and a copy of the position). An error if the shape is wrong or
     /// the position is of another board size.
     pub fn write(&self, pos: &Position, mut out: ArrayViewMut3<'_, f32>) -> Result<(), SimError> {
         let rules = pos.rules();
@@ -218,18 +219,16 @@ impl ObservationEncoder {
             }
         }
         if self.tactical && !pos.is_over() {
-            let mut mark = |plane: usize, sq: Square| {
-                let r = sq.rank() as usize;
-                let row = if flip { h - 1 - r } else { r };
-                out[[NUM_PLANES + plane, row, sq.file() as usize]] = 1.0;
-            };
             let mut moves = Vec::new();
-            let passed = pos.with_turn_passed();
-            for (side, to_plane, prise_plane) in [(pos, 0, 1), (&passed, 2, 3)] {
-                // While pieces are placed, a passed turn is not a position of the game.
-                if side.is_over() || (to_plane == 2 && pos.is_placement_phase()) {
-                    continue;
+            let mut mark_threats = |side: &Position, to_plane: usize| {
+                if side.is_over() {
+                    return;
                 }
+                let mut mark = |plane: usize, sq: Square| {
+                    let r = sq.rank() as usize;
+                    let row = if flip { h - 1 - r } else { r };
+                    out[[NUM_PLANES + plane, row, sq.file() as usize]] = 1.0;
+                };
                 side.legal_moves(&mut moves);
                 for &mv in &moves {
                     let fx = side.effects(mv);
@@ -238,9 +237,14 @@ impl ObservationEncoder {
                     }
                     mark(to_plane, mv.to);
                     for (sq, _) in fx.iter() {
-                        mark(prise_plane, sq);
+                        mark(to_plane + 1, sq);
                     }
                 }
+            };
+            mark_threats(pos, 0);
+            // While pieces are placed, a passed turn is not a position of the game.
+            if !pos.is_placement_phase() {
+                mark_threats(&pos.with_turn_passed(), 2);
             }
         }
         Ok(())
