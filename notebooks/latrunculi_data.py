@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: z of a two-sided 95% interval, as in crates/latrunculi-cli/src/stats.rs.
 Z95 = 1.96
 
-#: Game results and end reasons (RULES.md §1), in the order of summary.csv.
+#: Game results and end reasons (docs/rules.md §1), in the order of summary.csv.
 WINNERS = ("white", "black", "draw")
 REASONS = (
     "immobilized",

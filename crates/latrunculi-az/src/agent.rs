@@ -1,4 +1,4 @@
-//! The AlphaZero player (`az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M]`) and
+//! The AlphaZero player (`az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M][,wincheck=0|1]`) and
 //! [`parse_agent`], which builds any agent spec for a given ruleset.
 
 use std::collections::HashMap;
@@ -16,12 +16,13 @@ use crate::search::{BoardTables, SearchConfig, Tree, search};
 
 /// Every agent spec [`parse_agent`] accepts.
 pub const VALID_AGENTS: &str =
-    "random, greedy, mcts:sims=N[,depth=D][,c=C], alphabeta:depth=N[,tt=MB], az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M]";
+    "random, greedy, mcts:sims=N[,depth=D][,c=C], alphabeta:depth=N[,tt=MB], az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M][,wincheck=0|1]";
 
 /// Builds an agent from its spec for games of `ruleset`: the baselines of
-/// `latrunculi-agents`, or `az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M]` (defaults: 200
-/// simulations, `c` 1.5, 8 leaves per batch; `su`, the score utility, and `fpu`, the
-/// first-play-urgency reduction, default to the values the model was trained with). A
+/// `latrunculi-agents`, or `az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M][,wincheck=0|1]` (defaults: 200
+/// simulations, `c` 1.5, 8 leaves per batch; `su`, the score utility, `fpu`, the
+/// first-play-urgency reduction, `gumbel`, the root moves of a Gumbel search, and
+/// `wincheck`, the win-in-one check, default to the values the model was trained with). A
 /// model file that is missing, damaged or made for another board size is an error naming
 /// the file.
 pub fn parse_agent(spec: &str, ruleset: &Ruleset) -> Result<Box<dyn Agent>, AzError> {
@@ -31,7 +32,7 @@ pub fn parse_agent(spec: &str, ruleset: &Ruleset) -> Result<Box<dyn Agent>, AzEr
         None if trimmed == "az" => Err(AgentError::MissingKey {
             agent: "az".into(),
             key: "model",
-            usage: "az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M]",
+            usage: "az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M][,wincheck=0|1]",
         }
         .into()),
         _ => latrunculi_agents::parse_agent(trimmed).map_err(|e| match e {
@@ -125,16 +126,24 @@ impl AzAgent {
         let mut model: Option<String> = None;
         let mut cfg = SearchConfig::default();
         let (mut su, mut fpu, mut gumbel): (Option<f32>, Option<f32>, Option<u32>) = (None, None, None);
+        let mut wincheck: Option<bool> = None;
         let number = |k: &str, v: &str, lo: f32, hi: f32, expected: &'static str| -> Result<f32, AgentError> {
             v.parse().ok().filter(|x: &f32| x.is_finite() && (lo..=hi).contains(x)).ok_or_else(|| bad(AGENT, k, v, expected))
         };
         for (k, v) in key_values(
             AGENT,
             params,
-            &["model", "sims", "c", "leaves", "su", "fpu", "gumbel"],
-            "model, sims, c, leaves, su, fpu, gumbel",
+            &["model", "sims", "c", "leaves", "su", "fpu", "gumbel", "wincheck"],
+            "model, sims, c, leaves, su, fpu, gumbel, wincheck",
         )? {
             match k {
+                "wincheck" => {
+                    wincheck = Some(match v {
+                        "0" => false,
+                        "1" => true,
+                        _ => return Err(bad(AGENT, k, v, "0 (off) or 1 (on)").into()),
+                    })
+                }
                 "model" => model = Some(v.to_string()),
                 "sims" => cfg.sims = positive(AGENT, k, v)?,
                 "su" => su = Some(number(k, v, -1.0, 1.0, "a number from -1 to 1")?),
@@ -166,7 +175,7 @@ impl AzAgent {
         let model = model.ok_or_else(|| AgentError::MissingKey {
             agent: AGENT.to_string(),
             key: "model",
-            usage: "az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M]",
+            usage: "az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M][,wincheck=0|1]",
         })?;
         let path = Path::new(&model);
         let (meta, net) = load_cached(path)?;
@@ -181,6 +190,7 @@ impl AzAgent {
         if let Some(r) = fpu.or(meta.search.fpu_reduction) {
             cfg.fpu = crate::search::Fpu::ParentMinus(r);
         }
+        cfg.win_check = wincheck.unwrap_or(meta.search.win_check);
         let m = gumbel.unwrap_or(meta.search.gumbel_considered);
         cfg.gumbel = (m > 0).then(|| crate::gumbel::GumbelConfig { considered: m, ..Default::default() });
         Ok(AzAgent::new(spec, net, &meta.network_config(), ruleset, cfg))

@@ -85,6 +85,9 @@ pub struct SearchDefaults {
     /// Gumbel root search: moves sampled at the root (0 or absent: PUCT).
     #[serde(default)]
     pub gumbel_considered: u32,
+    /// Win-in-one check in the search (absent: off, as before it existed).
+    #[serde(default)]
+    pub win_check: bool,
 }
 
 impl CheckpointMeta {

@@ -158,6 +158,9 @@ pub struct SelfPlaySection {
     /// Gumbel root search: moves sampled at the root (0: PUCT at the root, with
     /// Dirichlet noise). With it, policy targets are the improved policy.
     pub gumbel_considered: u32,
+    /// Win-in-one check in the search (see `SearchConfig::win_check`); recorded in the
+    /// checkpoints, so that agents playing them use it too.
+    pub win_check: bool,
 }
 
 impl Default for SelfPlaySection {
@@ -179,6 +182,7 @@ impl Default for SelfPlaySection {
             full_search_prob: 1.0,
             fast_sims: 16,
             gumbel_considered: 0,
+            win_check: false,
         }
     }
 }
@@ -365,6 +369,7 @@ impl TrainConfig {
             score_utility: self.selfplay.score_utility,
             fpu_reduction: self.selfplay.fpu_reduction,
             gumbel_considered: self.selfplay.gumbel_considered,
+            win_check: self.selfplay.win_check,
         }
     }
 
@@ -386,6 +391,7 @@ impl TrainConfig {
                 considered: self.selfplay.gumbel_considered,
                 ..Default::default()
             }),
+            win_check: self.selfplay.win_check,
         }
     }
 

@@ -88,11 +88,17 @@ pub struct SearchConfig {
     /// Gumbel root search with sequential halving (see [`crate::gumbel`]) instead of PUCT
     /// at the root; `None`: PUCT everywhere.
     pub gumbel: Option<GumbelConfig>,
+    /// Win-in-one check: before a new leaf goes to the network, every legal move there
+    /// is tried; if one ends the game in the mover's favour the leaf is a proven win for
+    /// the side to move and is valued exactly, without the network (so a move that allows
+    /// an immediate loss is seen as one at its first visit). At the root, such a move is
+    /// visited first and played.
+    pub win_check: bool,
 }
 
 impl Default for SearchConfig {
     /// 200 simulations, `c_puct` 1.5, 8 leaves per round, virtual loss 1, FPU 0, no noise,
-    /// no score utility.
+    /// no score utility, PUCT at the root, no win check.
     fn default() -> SearchConfig {
         SearchConfig {
             sims: 200,
@@ -104,6 +110,7 @@ impl Default for SearchConfig {
             dirichlet_frac: 0.0,
             score_utility: 0.0,
             gumbel: None,
+            win_check: false,
         }
     }
 }
@@ -152,7 +159,23 @@ impl Node {
 struct Leaf {
     path: Vec<u32>,
     moves: Vec<Move>,
+    /// With the win check: which of `moves` win at once (else empty).
+    wins: Vec<bool>,
     to_move: Color,
+}
+
+/// Which of `moves` (legal in `pos`) end the game with a win for the side to move.
+pub fn winning_moves(pos: &Position, moves: &[Move]) -> Vec<bool> {
+    let me = pos.side_to_move();
+    let mut after = pos.clone();
+    moves
+        .iter()
+        .map(|&mv| {
+            after.clone_from(pos);
+            after.play(mv);
+            after.outcome().is_some_and(|o| o.winner == Some(me))
+        })
+        .collect()
 }
 
 /// A finished game's value for `player`: +1 won, −1 lost, 0 drawn (`winner` `None`).
@@ -273,6 +296,8 @@ pub struct Tree {
     halving: Option<Halving>,
     /// The Gumbel settings of the last search that used them.
     gumbel_cfg: Option<GumbelConfig>,
+    /// Whether the last search ran the win check (then `choose` plays a known win).
+    win_check: bool,
 }
 
 /// One root child after a search: its move, visits and prior.
@@ -302,6 +327,7 @@ impl Tree {
             budget: None,
             halving: None,
             gumbel_cfg: None,
+            win_check: false,
         };
         t.reset_nodes();
         t
@@ -376,7 +402,11 @@ impl Tree {
         for i in p.first..p.first + p.count {
             let c = &self.nodes[i as usize];
             let n_eff = c.n + c.vl;
-            let q = if n_eff == 0 { fpu } else { (c.w - c.vl as f32 * cfg.virtual_loss) / n_eff as f32 };
+            let q = match (n_eff, c.state) {
+                (0, State::Terminal(v)) => v,
+                (0, _) => fpu,
+                _ => (c.w - c.vl as f32 * cfg.virtual_loss) / n_eff as f32,
+            };
             let score = q + cfg.c_puct * c.prior * sqrt_n / (1 + n_eff) as f32;
             if score > best.0 {
                 best = (score, i);
@@ -391,6 +421,7 @@ impl Tree {
     pub fn gather(&mut self, cfg: &SearchConfig, tables: &BoardTables) -> Result<usize, AzError> {
         self.leaves.clear();
         self.obs.clear();
+        self.win_check = cfg.win_check;
         let budget = self.budget(cfg);
         for _ in 0..cfg.leaves_per_round.max(1) {
             if self.nodes[0].n + self.pending() >= budget {
@@ -436,6 +467,17 @@ impl Tree {
                             self.backup(&path, v, mover, false);
                             break false;
                         }
+                        let mut moves = Vec::new();
+                        pos.legal_moves(&mut moves);
+                        let wins = if cfg.win_check { winning_moves(&pos, &moves) } else { Vec::new() };
+                        if node != 0 && wins.contains(&true) {
+                            // The side to move wins next ply: a proven value, no network.
+                            let mover = self.nodes[node as usize].mover;
+                            let v = result_value(Some(pos.side_to_move()), mover);
+                            self.nodes[node as usize].state = State::Terminal(v);
+                            self.backup(&path, v, mover, false);
+                            break false;
+                        }
                         self.nodes[node as usize].state = State::Pending;
                         for &i in &path {
                             self.nodes[i as usize].vl += 1;
@@ -443,9 +485,7 @@ impl Tree {
                         let start = self.obs.len();
                         self.obs.resize(start + tables.obs_len(), 0.0);
                         tables.write_observation(&pos, &mut self.obs[start..])?;
-                        let mut moves = Vec::new();
-                        pos.legal_moves(&mut moves);
-                        self.leaves.push(Leaf { path, moves, to_move: pos.side_to_move() });
+                        self.leaves.push(Leaf { path, moves, wins, to_move: pos.side_to_move() });
                         break false;
                     }
                 }
@@ -526,9 +566,14 @@ impl Tree {
                     e
                 })
                 .collect();
-            for (&mv, e) in leaf.moves.iter().zip(exp) {
+            for (j, (&mv, e)) in leaf.moves.iter().zip(exp).enumerate() {
                 let prior = if sum > 0.0 { e / sum } else { 1.0 / leaf.moves.len() as f32 };
-                self.nodes.push(Node::fresh(mv, leaf.to_move, prior));
+                let mut child = Node::fresh(mv, leaf.to_move, prior);
+                if leaf.wins.get(j) == Some(&true) {
+                    // Known before its first visit: a win for its mover.
+                    child.state = State::Terminal(1.0);
+                }
+                self.nodes.push(child);
             }
             let nd = &mut self.nodes[node as usize];
             nd.first = first;
@@ -698,6 +743,12 @@ impl Tree {
         let children = self.root_children();
         if children.is_empty() {
             return None;
+        }
+        if self.win_check {
+            let r = &self.nodes[0];
+            if let Some(i) = (r.first..r.first + r.count).find(|&i| self.nodes[i as usize].state == State::Terminal(1.0)) {
+                return Some(self.nodes[i as usize].mv);
+            }
         }
         if let (Some(h), Some(g)) = (&self.halving, self.gumbel_cfg) {
             let i = h.choice(&self.gumbel_children(), &g)?;

@@ -179,3 +179,61 @@ fn gumbel_search_finds_the_mate_and_its_improved_policy_sums_to_one() {
         assert_eq!(trees[0].choose(0.0), Some(mate), "seed {seed}");
     }
 }
+
+#[test]
+fn win_check_plays_a_win_the_root_search_would_miss() {
+    use latrunculi_az::gumbel::GumbelConfig;
+    let rs = Ruleset::builtin("kowalski").unwrap();
+    let p = pos("kowalski", "dS10/2S9/12/11s/12/12/12/11D w");
+    let mate = Move::movement(sq("c7"), sq("a7"));
+    let tables = BoardTables::new(&rs);
+    let eval = UniformEvaluator { actions: tables.outputs() };
+    // Two moves considered out of ~50 and 8 visits: the Gumbel root rarely samples the mate.
+    let g = GumbelConfig { considered: 2, ..GumbelConfig::default() };
+    let run = |win_check: bool, seed: u64| {
+        let cfg = SearchConfig { sims: 8, gumbel: Some(g), win_check, ..SearchConfig::default() };
+        let mut trees = vec![Tree::new(p.clone(), seed, false)];
+        search(&mut trees, &eval, &cfg, &tables).unwrap();
+        trees[0].choose(0.0).unwrap()
+    };
+    let misses = (0..6).filter(|&seed| run(false, seed) != mate).count();
+    assert!(misses > 0, "without the check the mate is missed for some seed");
+    for seed in 0..6 {
+        assert_eq!(run(true, seed), mate, "seed {seed}");
+    }
+}
+
+#[test]
+fn win_check_values_a_move_that_allows_a_win_as_lost_at_its_first_visit() {
+    // Black to move; White threatens c7-a7, shutting the black Dux in on a8.
+    let rs = Ruleset::builtin("kowalski").unwrap();
+    let p = pos("kowalski", "dS10/2S9/12/11s/12/12/12/11D b");
+    let legal = p.legal_move_list();
+    let allows_mate = |m: Move| {
+        let mut q = p.clone();
+        q.play(m);
+        !winning_moves(&q).is_empty()
+    };
+    let blunders: Vec<Move> = legal.iter().copied().filter(|&m| allows_mate(m)).collect();
+    assert!(!blunders.is_empty() && blunders.len() < legal.len(), "{} of {}", blunders.len(), legal.len());
+    let tables = BoardTables::new(&rs);
+    let eval = UniformEvaluator { actions: tables.outputs() };
+    let sims = 3 * legal.len() as u32;
+    let mut evaluations = [0u64; 2];
+    for (k, win_check) in [false, true].into_iter().enumerate() {
+        let cfg = SearchConfig { sims, leaves_per_round: 1, win_check, ..SearchConfig::default() };
+        let mut trees = vec![Tree::new(p.clone(), 7, false)];
+        evaluations[k] = search(&mut trees, &eval, &cfg, &tables).unwrap().evaluations;
+        if win_check {
+            for c in trees[0].root_children() {
+                if blunders.contains(&c.mv) && c.visits > 0 {
+                    assert_eq!(c.q, -1.0, "{:?} lets White win: lost, exactly", c.mv);
+                }
+            }
+            let chosen = trees[0].choose(0.0).unwrap();
+            assert!(!blunders.contains(&chosen), "the search plays {chosen:?}, which allows the mate");
+        }
+    }
+    // Proven leaves are not sent to the network.
+    assert!(evaluations[1] < evaluations[0], "{evaluations:?}");
+}

@@ -141,7 +141,7 @@ pub struct GameLine {
     pub black: String,
     /// The game's seed.
     pub seed: u64,
-    /// The moves in the notation of RULES.md §2, as `play`'s `moves` column writes them.
+    /// The moves in the notation of docs/rules.md §2, as `play`'s `moves` column writes them.
     pub moves: Vec<String>,
     /// `white`, `black` or `draw`.
     pub winner: String,

@@ -51,6 +51,12 @@ pub struct LadderArgs {
     /// Replace existing output files.
     #[arg(long)]
     pub force: bool,
+    /// Continue an interrupted ladder in the same folder: the pairings already in
+    /// `pairings.csv` (checked against the agents file, `--games` and `--seed`) and their
+    /// games in `games.csv` are kept, the others played. The files end as an
+    /// uninterrupted run writes them.
+    #[arg(long, conflicts_with_all = ["force", "rate_only"])]
+    pub resume: bool,
     /// Play nothing: refit ratings.csv and ratings.svg from the folder's pairings.csv
     /// (e.g. with another `--prior-draws` or `--anchor`).
     #[arg(long)]
@@ -244,10 +250,15 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
     let pairings = if args.rate_only {
         read_pairings(&files[1], &agents)?
     } else {
-        for f in &files {
-            check_new_file(f, args.force)?;
-        }
-        play_round_robin(args, &rs, &label, &agents, &files)?
+        let done = if args.resume && files[1].exists() {
+            read_finished(args, &label, &agents, &files)?
+        } else {
+            for f in &files {
+                check_new_file(f, args.force)?;
+            }
+            Finished::default()
+        };
+        play_round_robin(args, &rs, &label, &agents, &files, done)?
     };
     let rows = rate(&agents, anchor, &pairings, args.prior_draws)?;
     write_atomic(&files[2], ratings_csv(&rows)?.as_bytes())?;
@@ -271,7 +282,21 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
 
 /// Reads the pairings of a finished ladder (`pairings.csv`) for the agents of the agents file.
 pub fn read_pairings(path: &Path, agents: &[String]) -> anyhow::Result<Vec<(usize, usize, PairingSummary)>> {
-    let mut reader = csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let out = read_pairings_text(path, &text, agents)?;
+    if out.is_empty() {
+        anyhow::bail!("{} holds no pairings", path.display());
+    }
+    Ok(out)
+}
+
+/// Parses the text of a `pairings.csv` (named `path` in errors).
+fn read_pairings_text(
+    path: &Path,
+    text: &str,
+    agents: &[String],
+) -> anyhow::Result<Vec<(usize, usize, PairingSummary)>> {
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
     let mut out = Vec::new();
     for (k, record) in reader.records().enumerate() {
         let line = k + 2;
@@ -290,27 +315,141 @@ pub fn read_pairings(path: &Path, agents: &[String]) -> anyhow::Result<Vec<(usiz
         let summary = PairingSummary { opponent: cell(2)?.to_string(), wdl, mean_plies: 0.0, sprt: None };
         out.push((index(cell(1)?)?, index(cell(2)?)?, summary));
     }
-    if out.is_empty() {
-        anyhow::bail!("{} holds no pairings", path.display());
-    }
     Ok(out)
 }
 
-/// Plays every pairing of the round robin, writing games.csv and pairings.csv after each.
+/// The pairings of the round robin in play order: `(i, j)` with `i < j`.
+fn round_robin(n: usize) -> Vec<(usize, usize)> {
+    (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect()
+}
+
+/// The index of `seed` in [`EVAL_COLUMNS`] (its last column).
+const SEED_COLUMN: usize = EVAL_COLUMNS.len() - 1;
+
+/// What an interrupted ladder already played: its first pairings, with the exact text of
+/// their rows in `pairings.csv` and `games.csv` (headers included).
+#[derive(Default)]
+struct Finished {
+    pairings: Vec<(usize, usize, PairingSummary)>,
+    pairings_text: String,
+    games_text: Vec<u8>,
+}
+
+/// Reads the pairings and games an interrupted ladder wrote, checking that they are the
+/// first pairings of this round robin (same agents in the same order, games and seed).
+/// Games written for a pairing whose row is missing (a kill between the two writes)
+/// are dropped and played again.
+fn read_finished(args: &LadderArgs, label: &str, agents: &[String], files: &[PathBuf; 4]) -> anyhow::Result<Finished> {
+    let pairs = round_robin(agents.len());
+    let (pairings_path, games_path) = (&files[1], &files[0]);
+    let text =
+        std::fs::read_to_string(pairings_path).with_context(|| format!("cannot read {}", pairings_path.display()))?;
+    let header = EVAL_COLUMNS.join(",");
+    let mut lines = text.lines();
+    if lines.next() != Some(header.as_str()) {
+        anyhow::bail!("{}: the first line is not the pairings header; cannot resume", pairings_path.display());
+    }
+    let mut done = Finished { pairings_text: format!("{header}\n"), ..Finished::default() };
+    let summaries = read_pairings_text(pairings_path, &text, agents)?;
+    for (k, ((line_text, (a, b, s)), record)) in
+        lines.zip(summaries).zip(csv::Reader::from_reader(text.as_bytes()).into_records()).enumerate()
+    {
+        let line = k + 2;
+        let record = record.with_context(|| format!("{} line {line}", pairings_path.display()))?;
+        let expected = pairs.get(k).ok_or_else(|| {
+            anyhow::anyhow!("{} line {line}: more pairings than the agents file makes", pairings_path.display())
+        })?;
+        if (a, b) != *expected {
+            anyhow::bail!(
+                "{} line {line}: pairing '{}' vs '{}', but this agents file's pairing {} is '{}' vs '{}'; \
+                 resume with the agents file the ladder started with",
+                pairings_path.display(),
+                agents[a],
+                agents[b],
+                k + 1,
+                agents[expected.0],
+                agents[expected.1]
+            );
+        }
+        let (ruleset, seed) = (record.get(0).unwrap_or(""), record.get(SEED_COLUMN).unwrap_or(""));
+        if ruleset != label || seed != args.seed.to_string() || s.wdl.games() != u64::from(args.games) {
+            anyhow::bail!(
+                "{} line {line}: ruleset {ruleset}, {} games, seed {seed}; this run asks for {label}, {} games, seed {}",
+                pairings_path.display(),
+                s.wdl.games(),
+                args.games,
+                args.seed
+            );
+        }
+        done.pairings_text.push_str(line_text);
+        done.pairings_text.push('\n');
+        done.pairings.push((a, b, s));
+    }
+    // The games of the finished pairings: the first pairings × games rows of games.csv.
+    let want = done.pairings.len() * args.games as usize;
+    let bytes = std::fs::read(games_path).with_context(|| format!("cannot read {}", games_path.display()))?;
+    let mut reader = csv::Reader::from_reader(bytes.as_slice());
+    let games_header = games_header();
+    if !bytes.starts_with(games_header.as_bytes()) {
+        anyhow::bail!("{}: the first line is not the games header; cannot resume", games_path.display());
+    }
+    let mut end = games_header.len();
+    for n in 0..want {
+        let (a, b, _) = &done.pairings[n / args.games as usize];
+        let g = (n % args.games as usize) as u32;
+        let row: crate::play::GameRow = match reader.deserialize().next() {
+            Some(r) => r.with_context(|| format!("{} game row {}", games_path.display(), n + 1))?,
+            None => anyhow::bail!(
+                "{} holds {n} games, but its {} finished pairings need {want}; cannot resume",
+                games_path.display(),
+                done.pairings.len()
+            ),
+        };
+        let (white, black) = if g % 2 == 0 { (&agents[*a], &agents[*b]) } else { (&agents[*b], &agents[*a]) };
+        if row.game != g || row.white != *white || row.black != *black || row.plies > args.ply_cap {
+            anyhow::bail!(
+                "{} game row {}: game {} {} vs {} in {} plies, expected game {g} {white} vs {black} within the ply \
+                 cap {}; cannot resume",
+                games_path.display(),
+                n + 1,
+                row.game,
+                row.white,
+                row.black,
+                row.plies,
+                args.ply_cap
+            );
+        }
+        end = reader.position().byte() as usize;
+    }
+    done.games_text = bytes[..end].to_vec();
+    eprintln!(
+        "resuming: {} of {} pairings already in {}",
+        done.pairings.len(),
+        pairs.len(),
+        pairings_path.display()
+    );
+    Ok(done)
+}
+
+/// Plays every pairing of the round robin not yet in `done`, writing games.csv and
+/// pairings.csv after each.
 fn play_round_robin(
     args: &LadderArgs,
     rs: &latrunculi_rules::Ruleset,
     label: &str,
     agents: &[String],
     files: &[PathBuf; 4],
+    done: Finished,
 ) -> anyhow::Result<Vec<(usize, usize, PairingSummary)>> {
-    let pairs: Vec<(usize, usize)> =
-        (0..agents.len()).flat_map(|i| (i + 1..agents.len()).map(move |j| (i, j))).collect();
-    let bar = progress_bar(pairs.len() as u64 * args.games as u64, 0);
-    let mut games_text = games_header().into_bytes();
-    let mut pairings_text = format!("{}\n", EVAL_COLUMNS.join(","));
-    let mut pairings = Vec::new();
-    for &(i, j) in &pairs {
+    let pairs = round_robin(agents.len());
+    let skip = done.pairings.len();
+    let bar = progress_bar(pairs.len() as u64 * args.games as u64, (skip * args.games as usize) as u64);
+    let (mut games_text, mut pairings_text, mut pairings) = if skip == 0 {
+        (games_header().into_bytes(), format!("{}\n", EVAL_COLUMNS.join(",")), Vec::new())
+    } else {
+        (done.games_text, done.pairings_text, done.pairings)
+    };
+    for &(i, j) in &pairs[skip..] {
         bar.set_message(format!("{} vs {}", agents[i], agents[j]));
         let (summary, rows) = play_pairing(
             rs,

@@ -90,7 +90,7 @@ pub struct GameRow {
     pub black: String,
     /// `white`, `black` or `draw`.
     pub winner: String,
-    /// The result reason (RULES.md §1), e.g. `immobilized`.
+    /// The result reason (docs/rules.md §1), e.g. `immobilized`.
     pub reason: String,
     /// Plies played.
     pub plies: u32,
@@ -104,7 +104,7 @@ pub struct GameRow {
     pub pieces_black: u32,
     /// 1-based ply of the first capture, if any.
     pub first_capture_ply: Option<u32>,
-    /// The whole game in the notation of RULES.md §2, space-separated.
+    /// The whole game in the notation of docs/rules.md §2, space-separated.
     pub moves: String,
 }
 

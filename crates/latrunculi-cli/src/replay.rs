@@ -1,4 +1,4 @@
-//! `latrunculi replay FILE [--continue-on-illegal]`: replays a game record (RULES.md §2)
+//! `latrunculi replay FILE [--continue-on-illegal]`: replays a game record (docs/rules.md §2)
 //! move by move, printing the engine's notation of every move (captures and suffixes
 //! included) beside the written one, every disagreement, the first illegal move (or,
 //! with `--continue-on-illegal`, every illegal move, played as written), and the

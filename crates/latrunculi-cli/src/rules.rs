@@ -26,7 +26,7 @@ pub struct ShowArgs {
     /// A position as FEN (default: the starting position).
     #[arg(long)]
     pub fen: Option<String>,
-    /// Moves to play first, in the notation of game records (RULES.md §2), e.g.
+    /// Moves to play first, in the notation of game records (docs/rules.md §2), e.g.
     /// "a1-a5 b8-b5 c1-c5xb5" (move numbers, capture lists and suffixes are optional;
     /// written ones are checked).
     #[arg(long)]

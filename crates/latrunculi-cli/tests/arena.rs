@@ -197,3 +197,71 @@ fn ladder_rates_a_round_robin_with_a_model() {
     let no_anchor = ladder_error("greedy\nmcts:sims=5\n", "l3");
     assert!(no_anchor.contains("anchor"), "{no_anchor}");
 }
+
+#[test]
+fn interrupted_ladder_resumes_to_identical_files() {
+    let dir = scratch("ladder-resume");
+    let agents = dir.join("agents.txt");
+    std::fs::write(&agents, "random\ngreedy\nmcts:sims=8\nalphabeta:depth=1\n").unwrap();
+    let run_seed = |out: &Path, seed: &str, extra: &[&str]| {
+        let mut args = vec![
+            "ladder",
+            "-r",
+            "kowalski",
+            "--board",
+            "6x6",
+            "--agents",
+            agents.to_str().unwrap(),
+            "--games",
+            "3",
+            "--ply-cap",
+            "60",
+            "--seed",
+            seed,
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        latrunculi(&args)
+    };
+    let run = |out: &Path, extra: &[&str]| run_seed(out, "5", extra);
+    let whole = dir.join("whole");
+    let o = run(&whole, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let files = ["games.csv", "pairings.csv", "ratings.csv", "ratings.svg"];
+    let read = |d: &Path, f: &str| std::fs::read(d.join(f)).unwrap();
+    let pairings = String::from_utf8(read(&whole, "pairings.csv")).unwrap();
+    let games = String::from_utf8(read(&whole, "games.csv")).unwrap();
+    let (plines, glines): (Vec<&str>, Vec<&str>) = (pairings.lines().collect(), games.lines().collect());
+    assert_eq!((plines.len(), glines.len()), (7, 19));
+    // A run killed after two pairings, between the games and the pairings of the third.
+    let cut = dir.join("cut");
+    std::fs::create_dir_all(&cut).unwrap();
+    std::fs::write(cut.join("pairings.csv"), format!("{}\n", plines[..3].join("\n"))).unwrap();
+    std::fs::write(cut.join("games.csv"), format!("{}\n", glines[..11].join("\n"))).unwrap();
+    // Without --resume the folder is refused; with it the run ends as the whole one.
+    assert!(stderr(&run(&cut, &[])).contains("already exists"));
+    let o = run(&cut, &["--resume"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("resuming: 2 of 6 pairings"), "{}", stderr(&o));
+    for f in files {
+        assert_eq!(read(&cut, f), read(&whole, f), "{f}");
+    }
+    // Resuming a finished ladder plays nothing and changes nothing.
+    let o = run(&cut, &["--resume"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for f in files {
+        assert_eq!(read(&cut, f), read(&whole, f), "{f}");
+    }
+    // Another seed, or an agents file in another order, is refused, naming the line.
+    let e = stderr(&run_seed(&cut, "6", &["--resume"]));
+    assert!(e.contains("pairings.csv line 2") && e.contains("seed 5"), "{e}");
+    std::fs::write(&agents, "greedy\nrandom\nmcts:sims=8\nalphabeta:depth=1\n").unwrap();
+    let e = stderr(&run(&cut, &["--resume"]));
+    assert!(e.contains("pairings.csv line 2") && e.contains("agents file"), "{e}");
+    // Missing games of a finished pairing are an error, not a silent replay.
+    std::fs::write(&agents, "random\ngreedy\nmcts:sims=8\nalphabeta:depth=1\n").unwrap();
+    std::fs::write(cut.join("games.csv"), format!("{}\n", glines[..5].join("\n"))).unwrap();
+    let e = stderr(&run(&cut, &["--resume"]));
+    assert!(e.contains("holds 4 games") && e.contains("need 18"), "{e}");
+}

@@ -1,9 +1,9 @@
 //! # latrunculi-rules
 //!
-//! The rules engine for every Ludus Latrunculorum reconstruction in RULES.md: rulesets
+//! The rules engine for every Ludus Latrunculorum reconstruction in docs/rules.md: rulesets
 //! read from TOML ([`Ruleset`]), a fast position type ([`Position`]) with legal move
 //! generation, move application, results and a 64-bit hash, and the notation of
-//! RULES.md §2 for moves ([`notation`]), positions and game records ([`record`],
+//! docs/rules.md §2 for moves ([`notation`]), positions and game records ([`record`],
 //! replayed by [`replay()`]).
 //!
 //! This crate has no heavy dependencies (no burn) so that it builds and tests in seconds.

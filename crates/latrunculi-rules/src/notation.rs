@@ -1,4 +1,4 @@
-//! The move notation of RULES.md §2: printing moves, parsing move tokens into legal
+//! The move notation of docs/rules.md §2: printing moves, parsing move tokens into legal
 //! moves, and naming the rule an illegal move breaks.
 //!
 //! Game records are read in [`crate::record`] and replayed in [`crate::replay`](mod@crate::replay).

@@ -9,7 +9,7 @@ use crate::ruleset::{
 use crate::setup::Setup;
 use crate::types::{Color, Move, MoveKind, Outcome, Piece, PieceKind, Reason, Square};
 
-/// The default experiment-level hard ply cap (RULES.md §1).
+/// The default experiment-level hard ply cap (docs/rules.md §1).
 pub const DEFAULT_PLY_CAP: u32 = 1000;
 
 /// Most effects one ply can have (line captures in 4 directions, corners, extras).

@@ -1,4 +1,4 @@
-//! Game records of RULES.md §2: reading tag pairs, movetext (move numbers, comments,
+//! Game records of docs/rules.md §2: reading tag pairs, movetext (move numbers, comments,
 //! results) and the ruleset and starting position the tags select.
 //!
 //! [`GameRecord::parse`] reads PGN-like records: tag pairs `[Key "Value"]` (one per line)

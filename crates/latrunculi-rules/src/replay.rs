@@ -141,7 +141,7 @@ impl ReplayReport {
     }
 
     /// The final result line's content: the score (`1-0`, `0-1`, `1/2-1/2`, or `*` when
-    /// there is none) and its reason (a RULES.md reason, `resignation`, `agreement`, …).
+    /// there is none) and its reason (a docs/rules.md reason, `resignation`, `agreement`, …).
     pub fn final_result(&self) -> (String, String) {
         match self.verdict {
             ResultVerdict::Confirmed(o) | ResultVerdict::EndedUnrecorded(o) => {

@@ -1,4 +1,4 @@
-//! Rulesets: every reconstruction of RULES.md §3 as a set of parameters, read from TOML.
+//! Rulesets: every reconstruction of docs/rules.md §3 as a set of parameters, read from TOML.
 //!
 //! A [`Ruleset`] is the whole description (id, source, board, setup and the rule
 //! parameters). The parameters the engine consults while playing are the `Copy` struct
@@ -113,11 +113,11 @@ pub struct Movement {
     pub diagonal: bool,
     /// Soldiers may hop over an adjacent piece to the empty square beyond. Default false.
     pub soldier_hops: bool,
-    /// The Dux may hop over an adjacent piece to the empty square beyond (RULES.md:
+    /// The Dux may hop over an adjacent piece to the empty square beyond (docs/rules.md:
     /// `dux_jumps`). Default false.
     pub dux_jumps: bool,
     /// Hops may chain: several hops in one move, never revisiting a square (the start
-    /// square included); the player may stop after any hop (RULES.md: `hop_chain`).
+    /// square included); the player may stop after any hop (docs/rules.md: `hop_chain`).
     pub hop_chain: bool,
     /// Which pieces may be hopped over (default `any`).
     pub hop_over: HopOver,
@@ -195,7 +195,7 @@ pub struct Capture {
     pub custodial: bool,
     /// Custodial capture also along the 4 diagonals (Falkener). Default false.
     pub diagonal: bool,
-    /// The Dux may act as hammer and anvil (RULES.md: `dux_captures`). Default true.
+    /// The Dux may act as hammer and anvil (docs/rules.md: `dux_captures`). Default true.
     /// When false only soldiers capture (and only soldiers make a move that captures).
     pub dux_captures: bool,
     /// Corner capture (default `active`).
@@ -222,7 +222,7 @@ pub struct Capture {
     /// Default false.
     pub removal_move: bool,
     /// Savard's option: flanking only traps an enemy man (use with `effect = "trap"`);
-    /// a trapped enemy man is captured by stepping onto it (RULES.md:
+    /// a trapped enemy man is captured by stepping onto it (docs/rules.md:
     /// `capture_by_displacement`). Default false.
     pub capture_by_displacement: bool,
 }
@@ -325,7 +325,7 @@ pub enum Repetition {
 pub struct End {
     /// Immobilising the enemy Dux wins for the mover (`immobilized`). Default `any-blockers`.
     pub dux_immobilized: Immobilization,
-    /// A ply leaving the mover's own Dux immobilised (RULES.md: `self_immobilization`).
+    /// A ply leaving the mover's own Dux immobilised (docs/rules.md: `self_immobilization`).
     /// Default `illegal`. Uses the `dux_immobilized` definition of immobilised.
     pub self_immobilization: SelfImmobilization,
     /// With `self_immobilization = "loses"`: a ply that immobilises both Duxes wins for
@@ -335,7 +335,7 @@ pub struct End {
     /// (`bare` when the side has a Dux in the setup, `annihilated` otherwise). `-1`
     /// switches the rule off. Default 0.
     pub lose_at_soldiers: i32,
-    /// Capturing the enemy Dux wins (`dux-captured`) (RULES.md: `win_by_dux_capture`).
+    /// Capturing the enemy Dux wins (`dux-captured`) (docs/rules.md: `win_by_dux_capture`).
     /// Default true; when false a captured Dux is simply removed.
     pub win_by_dux_capture: bool,
     /// The side to move with no legal ply (default `loses`).
@@ -408,7 +408,7 @@ pub enum Symmetry {
     Point,
 }
 
-/// The order of placements in a placement phase (RULES.md: `placement`).
+/// The order of placements in a placement phase (docs/rules.md: `placement`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Placement {
@@ -496,7 +496,7 @@ pub struct Ruleset {
     /// Human-readable name.
     #[serde(default)]
     pub name: String,
-    /// Where the rules come from (seed documents, RULES.md section).
+    /// Where the rules come from (seed documents, docs/rules.md section).
     #[serde(default)]
     pub source: String,
     /// Files (default 8).
@@ -541,7 +541,7 @@ fn default_first() -> Color {
 pub type Placed = (Color, PieceKind, Square);
 
 impl Ruleset {
-    /// The ids of the built-in rulesets, in RULES.md order.
+    /// The ids of the built-in rulesets, in docs/rules.md order.
     pub fn builtin_ids() -> impl Iterator<Item = &'static str> {
         BUILTIN.iter().map(|(id, _)| *id)
     }

@@ -225,7 +225,7 @@ impl Move {
     }
 }
 
-/// Why a game ended: the closed set of RULES.md §1, used in every output.
+/// Why a game ended: the closed set of docs/rules.md §1, used in every output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Reason {
@@ -250,7 +250,7 @@ pub enum Reason {
 }
 
 impl Reason {
-    /// Every reason, in the order of RULES.md §1.
+    /// Every reason, in the order of docs/rules.md §1.
     pub const ALL: [Reason; 9] = [
         Reason::Immobilized,
         Reason::Bare,

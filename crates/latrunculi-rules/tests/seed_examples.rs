@@ -1,8 +1,8 @@
-//! RULES.md §4 cross-checks: the worked examples of the seed documents as unit tests.
+//! docs/rules.md §4 cross-checks: the worked examples of the seed documents as unit tests.
 //!
 //! Each test builds a diagram position from a FEN (the pieces are listed in the comment
 //! above it), plays or inspects a move, and checks the captures / legality / result the
-//! seed states. Seeds (in `/work/shared/seeds/`): 000 Kowalski (parcae page), 001
+//! seed states. Seeds (described in docs/rules.md §5): 000 Kowalski (parcae page), 001
 //! Latrunculi XXI (J. Carrillo), 002 Savard / Falkener / Bell, 003 the hobbyist "common"
 //! rules, 004 Schädler's rules for play.
 //!
@@ -32,7 +32,7 @@ fn sq(s: &str) -> Square {
     s.parse().unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// A move written as in RULES.md §2, reduced to what identifies it: `e1-e4`, `De6-i6`,
+/// A move written as in docs/rules.md §2, reduced to what identifies it: `e1-e4`, `De6-i6`,
 /// `@e4` (soldier placement), `D@e4` (Dux placement), `xe4` (Schädler removal). A capture
 /// list and suffixes after the destination are ignored here (see [`parse`]).
 fn mv(s: &str) -> Move {
@@ -164,7 +164,7 @@ fn kowalski_custodial_capture_b2() {
     assert!(empty(&p, "b2"));
 }
 
-/// Seed 000 §7.4 A/B and RULES.md kowalski: hammer and anvil may be any friendly piece,
+/// Seed 000 §7.4 A/B and docs/rules.md kowalski: hammer and anvil may be any friendly piece,
 /// the Dux included.
 #[test]
 fn kowalski_dux_as_anvil() {
@@ -175,7 +175,7 @@ fn kowalski_dux_as_anvil() {
 
 /// Seed 000 §7.5 Example 1 ("The Standard Pincer"). As printed, White has C4, Black C6
 /// and White moves to C7; the seed says C6 is removed. By the seed's own definition
-/// (flanked "on two opposite sides") and RULES.md §1 the anvil must be on C5, which is
+/// (flanked "on two opposite sides") and docs/rules.md §1 the anvil must be on C5, which is
 /// empty, so the printed position captures nothing. The evident intent (Black on C5,
 /// between the C4 anvil and a hammer on C6) captures.
 #[test]
@@ -249,7 +249,7 @@ fn kowalski_suicide_move_is_safe() {
     play(&mut p, "f6-f5xe5");
 }
 
-/// RULES.md kowalski end 2 ([assumed] `self_immobilization = illegal`): a ply that leaves
+/// docs/rules.md kowalski end 2 ([assumed] `self_immobilization = illegal`): a ply that leaves
 /// the mover's own Dux without an empty neighbour is illegal, even when only its own pieces
 /// block it. kowalski-parcae allows self-blocking and only counts enemy blockers.
 #[test]
@@ -264,7 +264,7 @@ fn kowalski_self_immobilisation_illegal_parcae_allows_it() {
     assert_eq!(p.outcome(), None);
 }
 
-/// RULES.md kowalski end 3 (seed 000 §7.6 "a set number of moves (e.g. 30 moves) without a
+/// docs/rules.md kowalski end 3 (seed 000 §7.6 "a set number of moves (e.g. 30 moves) without a
 /// capture"): 60 plies without a capture end the game, the side with more pieces wins.
 #[test]
 fn kowalski_sixty_plies_without_capture() {
@@ -283,7 +283,7 @@ fn kowalski_sixty_plies_without_capture() {
     assert_eq!(p.outcome(), None);
 }
 
-/// RULES.md kowalski-parcae: corner capture is passive: after any ply, an enemy soldier in
+/// docs/rules.md kowalski-parcae: corner capture is passive: after any ply, an enemy soldier in
 /// a corner whose neighbours all hold the mover's pieces is captured, even when the ply
 /// moved elsewhere. In kowalski (active corner capture) the same ply captures nothing.
 #[test]
@@ -297,7 +297,7 @@ fn parcae_passive_corner_capture() {
     assert!(is(&p, "a1", 's'));
 }
 
-/// RULES.md kowalski-parcae: the Dux counts as immobilised only when every on-board
+/// docs/rules.md kowalski-parcae: the Dux counts as immobilised only when every on-board
 /// neighbour holds an enemy piece; kowalski counts any blockers (seed 000 §7.6).
 #[test]
 fn parcae_immobilisation_by_enemy_pieces_only() {
@@ -369,7 +369,7 @@ fn common_king_trapped_by_own_soldiers_and_one_enemy() {
 }
 
 /// Seed 003: "any move initiating a third repeating series of moves is illegal"
-/// (RULES.md: a ply that would create the third occurrence of a position is illegal).
+/// (docs/rules.md: a ply that would create the third occurrence of a position is illegal).
 #[test]
 fn common_repetition_third_occurrence_is_illegal() {
     // Da1 dl8 Sc3 sj6
@@ -384,7 +384,7 @@ fn common_repetition_third_occurrence_is_illegal() {
 
 /// Seed 003: "If the king is surrounded by pieces so the king cannot move in any
 /// direction, then the king has been captured and the game is over" — whoever closes the
-/// last side, even its own side (RULES.md common); a ply trapping both kings wins for the
+/// last side, even its own side (docs/rules.md common); a ply trapping both kings wins for the
 /// mover [assumed].
 #[test]
 fn common_trapped_king_whoever_closes_it() {
@@ -587,7 +587,7 @@ fn xxi_d22_flank_attack() {
 
 /// Seed 001 rule 14: the flank attack sandwiches "any number of enemy pieces (2, 3 or
 /// more)" and captures only the soldier in the rear (the one next to the attacker); it
-/// never captures a Dux (RULES.md: `s+d` captured if it is a soldier; the run may hold any
+/// never captures a Dux (docs/rules.md: `s+d` captured if it is a soldier; the run may hold any
 /// enemy pieces).
 #[test]
 fn xxi_rule14_flank_attack_variants() {
@@ -898,7 +898,7 @@ fn xxi_third_repetition_loses_for_the_mover() {
     assert_eq!(p.outcome(), win(Color::White, Reason::Repetition));
 }
 
-/// RULES.md classical: threefold repetition is a draw [assumed].
+/// docs/rules.md classical: threefold repetition is a draw [assumed].
 #[test]
 fn classical_third_repetition_is_a_draw() {
     let mut p = pos("classical", "9d/10/7s2/10/10/2S7/10/D9 w");
@@ -957,7 +957,7 @@ fn petteia_down_to_one_soldier_loses() {
 // =====================================================================================
 
 /// Seed 004, game play 1: counters are placed one at a time, alternately, starting with
-/// White (RULES.md); "In this phase, no captures are made."
+/// White (docs/rules.md); "In this phase, no captures are made."
 #[test]
 fn schadler_placement_one_at_a_time_traps_nothing() {
     let mut p = Position::new(&ruleset("schadler"));
@@ -1003,7 +1003,7 @@ fn schadler_trap_then_removal() {
     assert_eq!(p.outcome(), win(Color::White, Reason::Annihilated));
 }
 
-/// Seed 004 rule 5 (RULES.md release): the trapped counter is freed when one of its
+/// Seed 004 rule 5 (docs/rules.md release): the trapped counter is freed when one of its
 /// holders is no longer there (here it moves away).
 #[test]
 fn schadler_release_when_a_holder_moves_away() {
@@ -1027,7 +1027,7 @@ fn schadler_rule6_trapping_a_holder_frees_the_alligatus() {
     assert!(is(&p, "d4", 's'), "the black counter is free again");
 }
 
-/// RULES.md schadler: a trapped counter cannot trap (it is no anvil).
+/// docs/rules.md schadler: a trapped counter cannot trap (it is no anvil).
 #[test]
 fn schadler_trapped_counter_cannot_trap() {
     // Tb4 sa4 sc4 Se4 sh8
@@ -1154,7 +1154,7 @@ fn savard_men_step_forward_or_sideways_but_hop_backward() {
 }
 
 /// Seed 002 (Savard): "by moving a second man so that the opponent's man is flanked" —
-/// only men capture (RULES.md parameter `dux_captures = false`).
+/// only men capture (docs/rules.md parameter `dux_captures = false`).
 #[test]
 fn savard_only_men_capture() {
     // sd5 Sd4 De6 Se3 dh8: the Dux steps to d6, no capture.
@@ -1166,7 +1166,7 @@ fn savard_only_men_capture() {
     play(&mut p, "e6-d6xd5");
 }
 
-/// RULES.md savard: "Only the landing square of the whole move triggers captures": a hop
+/// docs/rules.md savard: "Only the landing square of the whole move triggers captures": a hop
 /// chain through d4 (where a stop would capture c4) that ends on d6 captures nothing.
 #[test]
 fn savard_only_the_landing_square_of_a_chain_captures() {
@@ -1193,7 +1193,7 @@ fn falkener_diagonal_custodial_capture() {
 }
 
 /// Seed 002 (Falkener): "Pieces move and jump both orthogonally and diagonally ... A piece
-/// can only jump an opponent's piece, although jumps are not captures." RULES.md: a single
+/// can only jump an opponent's piece, although jumps are not captures." docs/rules.md: a single
 /// hop [assumed].
 #[test]
 fn falkener_single_hop_over_an_enemy_only() {
@@ -1243,7 +1243,7 @@ fn bell_placement_two_at_a_time_then_the_dux() {
     assert!(p.legal_move_list().iter().all(|m| m.kind == MoveKind::Move));
 }
 
-/// RULES.md bell: no captures while placing.
+/// docs/rules.md bell: no captures while placing.
 #[test]
 fn bell_no_capture_while_placing() {
     let mut p = Position::new(&ruleset("bell"));

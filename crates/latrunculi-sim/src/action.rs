@@ -12,7 +12,7 @@
 //! | `N*N+N .. N*N+2N`      | place the Dux from hand on square `s`                 | `N*N + N + s`             |
 //! | `N*N+2N .. N*N+3N`     | remove the trapped enemy piece on square `s`          | `N*N + 2N + s`            |
 //!
-//! A movement is identified by its two ends only (RULES.md: two hop chains with the
+//! A movement is identified by its two ends only (docs/rules.md: two hop chains with the
 //! same ends are the same move), so the encoding is a bijection between moves and the
 //! indices they use. Indices `f * N + f` (from = to) never name a legal move.
 //!
