@@ -137,6 +137,34 @@ pub enum PositionError {
     /// A Dux in a ruleset without Duxes, or trapped.
     #[error("bad piece on {0}: {1}")]
     BadPiece(Square, String),
+    /// Hands (or a side to move) that the ruleset's placement order never produces.
+    #[error(
+        "after {done} placements ruleset {id} has hands {want}; this position has {got}, which its placement order never reaches"
+    )]
+    BadPlacement {
+        /// Ruleset id.
+        id: String,
+        /// Placements made (pieces in hand at the start minus those in hand now).
+        done: u16,
+        /// The hands and placer the order gives.
+        want: String,
+        /// The setup's.
+        got: String,
+    },
+    /// More pieces of a kind in a hand than the ruleset ever puts there.
+    #[error("{color} holds {count} {kind} in hand, but ruleset {id} puts at most {max} there")]
+    BadHand {
+        /// Ruleset id.
+        id: String,
+        /// The side.
+        color: Color,
+        /// `soldiers` or `Duxes`.
+        kind: &'static str,
+        /// Pieces of that kind in the setup's hand.
+        count: u8,
+        /// The ruleset's number in hand at the start.
+        max: u8,
+    },
 }
 
 /// How the combat rules limit one piece's moves this ply.
@@ -252,6 +280,14 @@ impl Position {
             }
         }
         let (hs, hd) = ruleset.in_hand();
+        for color in Color::ALL {
+            for (k, (kind, max)) in [("soldiers", hs), ("Duxes", hd)].into_iter().enumerate() {
+                let count = setup.hand[color.index()][k];
+                if count > max {
+                    return Err(PositionError::BadHand { id: ruleset.id.clone(), color, kind, count, max });
+                }
+            }
+        }
         let mut pos = Position {
             rules,
             cells,
@@ -279,6 +315,23 @@ impl Position {
         pos.set_masks();
         let in_hand_now: u16 = setup.hand.iter().flatten().map(|&n| n as u16).sum();
         pos.placements_done = pos.placements_total.saturating_sub(in_hand_now);
+        if in_hand_now > 0 {
+            // The hands and the side to move must be those the placement order reaches
+            // after this many placements (anything else leaves a player to place a piece
+            // they do not hold).
+            let (hand, turn) = placement_state(&rules, hs, hd, pos.placements_done);
+            if hand != setup.hand || turn != setup.turn {
+                let text = |h: [[u8; 2]; 2], t: Color| {
+                    format!("white {},{} black {},{} with {t} to place", h[0][0], h[0][1], h[1][0], h[1][1])
+                };
+                return Err(PositionError::BadPlacement {
+                    id: ruleset.id.clone(),
+                    done: pos.placements_done,
+                    want: text(hand, turn),
+                    got: text(setup.hand, setup.turn),
+                });
+            }
+        }
         for (sq, piece) in setup.pieces() {
             if sq.file() >= rules.width || sq.rank() >= rules.height {
                 return Err(PositionError::BadPiece(sq, "off the board".into()));
@@ -286,7 +339,9 @@ impl Position {
             if piece.kind == PieceKind::Dux && piece.trapped {
                 return Err(PositionError::BadPiece(sq, "a Dux cannot be trapped".into()));
             }
-            if piece.kind == PieceKind::Dux && pos.dux[piece.color.index()] != 0 {
+            if piece.kind == PieceKind::Dux
+                && (pos.dux[piece.color.index()] != 0 || setup.hand[piece.color.index()][1] > 0)
+            {
                 return Err(PositionError::TwoDuxes(piece.color));
             }
             let mut c = cell_of(piece.color, piece.kind);
@@ -1181,14 +1236,7 @@ impl Position {
     /// other player if the scheduled one has nothing left of that kind), or, once all is
     /// placed, the player who did not place last.
     fn next_turn_after_placement(&self) -> Color {
-        if self.placements_done >= self.placements_total {
-            return self.turn.opponent();
-        }
-        let first = self.rules.first_player;
-        let soldiers = self.soldiers_per_side as u16;
-        let scheduled = placer(self.rules.placement, first, soldiers, self.placements_done);
-        let kind = if self.placements_done < 2 * soldiers { 0 } else { 1 };
-        if self.hand[scheduled.index()][kind] > 0 { scheduled } else { scheduled.opponent() }
+        next_placer(&self.rules, self.soldiers_per_side, self.placements_total, &self.hand, self.placements_done, self.turn)
     }
 
     fn apply_placement(&mut self, kind: PieceKind, to: usize) {
@@ -1415,6 +1463,33 @@ impl Position {
     }
 }
 
+/// Who moves after the `done`-th placement (see `Position::next_turn_after_placement`),
+/// given the hands after it and the player who made it.
+fn next_placer(rules: &Rules, soldiers: u8, total: u16, hand: &[[u8; 2]; 2], done: u16, turn: Color) -> Color {
+    if done >= total {
+        return turn.opponent();
+    }
+    let soldiers = soldiers as u16;
+    let scheduled = placer(rules.placement, rules.first_player, soldiers, done);
+    let kind = if done < 2 * soldiers { 0 } else { 1 };
+    if hand[scheduled.index()][kind] > 0 { scheduled } else { scheduled.opponent() }
+}
+
+/// The hands and the side to move after `done` placements from the start (each player
+/// places soldiers first, then the Dux).
+fn placement_state(rules: &Rules, hs: u8, hd: u8, done: u16) -> ([[u8; 2]; 2], Color) {
+    let total = 2 * (hs as u16 + hd as u16);
+    let mut hand = [[hs, hd]; 2];
+    let mut turn = rules.first_player;
+    for i in 0..done.min(total) {
+        let h = &mut hand[turn.index()];
+        let k = if h[0] > 0 { 0 } else { 1 };
+        h[k] = h[k].saturating_sub(1);
+        turn = next_placer(rules, hs, total, &hand, i + 1, turn);
+    }
+    (hand, turn)
+}
+
 /// Who makes placement number `i` (0-based) when each side places `soldiers` soldiers
 /// (then, when both are done, one Dux each, first player first).
 pub fn placer(order: Placement, first: Color, soldiers: u16, i: u16) -> Color {
@@ -1441,6 +1516,33 @@ mod tests {
         let pos = Position::from_setup(&rs, &setup).unwrap();
         let mv = Move::movement("f5".parse().unwrap(), "f2".parse().unwrap());
         (rs, pos, mv)
+    }
+
+    #[test]
+    fn hands_larger_than_the_rulesets_are_refused() {
+        // Found by fuzzing: a setup with seven Duxes in hand used to be accepted and
+        // panicked at the second Dux placement.
+        let rs = Ruleset::builtin("bell").unwrap();
+        let setup = |fen: &str| Setup::from_fen(fen).unwrap();
+        let e = Position::from_setup(&rs, &setup("7s/8/8/8/2sS4/8/8/S7 b 0,7/1,0")).unwrap_err();
+        assert!(matches!(e, PositionError::BadHand { color: Color::White, count: 7, max: 1, .. }), "{e}");
+        assert!(e.to_string().contains("7 Duxes in hand") && e.to_string().contains("bell"), "{e}");
+        let e = Position::from_setup(&rs, &setup("7s/8/8/8/2sS4/8/8/S7 b 17,0/1,0")).unwrap_err();
+        assert!(matches!(e, PositionError::BadHand { count: 17, max: 16, .. }), "{e}");
+        // Found by fuzzing too: hands within the ruleset's that the placement order never
+        // reaches (here White still holds 2 soldiers after Black ran out).
+        let e = Position::from_setup(&rs, &setup("7s/8/8/8/2sS4/8/8/S7 b 2,0/1,0")).unwrap_err();
+        assert!(matches!(e, PositionError::BadPlacement { done: 31, .. }), "{e}");
+        assert!(e.to_string().contains("never reaches"), "{e}");
+        // Every position the placement order reaches is accepted back from its setup.
+        let mut pos = Position::new(&rs);
+        let mut rng = crate::FastRng::new(5);
+        while pos.is_placement_phase() {
+            let back = Position::from_setup(&rs, &pos.to_setup()).expect("a reached placement position");
+            assert_eq!(back.legal_move_list(), pos.legal_move_list());
+            let moves = pos.legal_move_list();
+            pos.play(moves[rng.below(moves.len())]);
+        }
     }
 
     #[test]

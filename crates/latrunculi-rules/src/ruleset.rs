@@ -732,14 +732,14 @@ impl Ruleset {
         let s = &self.setup;
         match s.layout {
             Layout::Ranks | Layout::Checkers => {
-                if s.soldier_ranks == 0 || 2 * s.soldier_ranks > h {
+                if s.soldier_ranks == 0 || 2 * u32::from(s.soldier_ranks) > u32::from(h) {
                     return Err(format!(
                         "setup.soldier_ranks = {} does not fit a board {h} ranks high (1 to {})",
                         s.soldier_ranks,
                         h / 2
                     ));
                 }
-                if s.layout == Layout::Ranks && s.dux_rank > 0 && 2 * s.dux_rank > h {
+                if s.layout == Layout::Ranks && s.dux_rank > 0 && 2 * u32::from(s.dux_rank) > u32::from(h) {
                     return Err(format!(
                         "setup.dux_rank = {} is past the middle of a board {h} ranks high",
                         s.dux_rank

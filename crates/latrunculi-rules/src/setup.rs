@@ -170,15 +170,13 @@ impl Setup {
                     continue;
                 }
                 if !digits.is_empty() {
-                    let n: usize = digits.parse().map_err(|_| SetupError::BadField(digits.clone(), "not a count"))?;
-                    row.extend(std::iter::repeat_n(None, n));
+                    empty_run(&mut row, &digits, ranks.len())?;
                     digits.clear();
                 }
                 row.push(Some(Piece::from_symbol(ch).ok_or(SetupError::BadSymbol(ch))?));
             }
             if !digits.is_empty() {
-                let n: usize = digits.parse().map_err(|_| SetupError::BadField(digits.clone(), "not a count"))?;
-                row.extend(std::iter::repeat_n(None, n));
+                empty_run(&mut row, &digits, ranks.len())?;
             }
             rows.push(row);
         }
@@ -329,6 +327,18 @@ impl std::fmt::Display for Setup {
     }
 }
 
+/// Appends a FEN run of `digits` empty squares to `row`; a rank longer than the largest
+/// board is refused before anything is allocated.
+fn empty_run(row: &mut Vec<Option<Piece>>, digits: &str, ranks: usize) -> Result<(), SetupError> {
+    let n: usize = digits.parse().map_err(|_| SetupError::BadField(digits.to_string(), "not a count"))?;
+    let len = row.len().saturating_add(n);
+    if len > MAX_SIDE as usize {
+        return Err(SetupError::BadSize(len, ranks));
+    }
+    row.extend(std::iter::repeat_n(None, n));
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -354,6 +364,8 @@ mod tests {
         assert!(matches!(Setup::from_fen("sss/3/2 w"), Err(SetupError::RankLength { .. })));
         assert!(matches!(Setup::from_fen("sxs/3/3 w"), Err(SetupError::BadSymbol('x'))));
         assert!(matches!(Setup::from_fen("13/13/13 w"), Err(SetupError::BadSize(13, 3))));
+        // A run too long for any board is refused before it is allocated (found by fuzzing).
+        assert!(matches!(Setup::from_fen("222884901891/3/3 w"), Err(SetupError::BadSize(222884901891, 3))));
         assert!(matches!(Setup::from_fen("3/3/3 q"), Err(SetupError::BadSide(_))));
         assert!(Setup::from_fen("3/3/3 w 1,0").is_err());
         assert!(Setup::from_fen("").is_err());
