@@ -305,6 +305,17 @@ fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<(CheckpointMeta, &'a [u8]),
             message: format!("impossible network shape {} planes on {}x{}", meta.planes, meta.width, meta.height),
         });
     }
+    if let Some(m) =
+        crate::config::network_too_large(meta.blocks, meta.channels, meta.policy_channels, meta.value_hidden)
+    {
+        return Err(CheckpointError::Meta { path: path_buf(), message: format!("impossible network shape: {m}") });
+    }
+    if meta.planes > 64 {
+        return Err(CheckpointError::Meta {
+            path: path_buf(),
+            message: format!("impossible network shape: {} observation planes", meta.planes),
+        });
+    }
     let n = meta.width * meta.height;
     let (expected, head) = if meta.policy_planes > 0 {
         (crate::policy::spatial_planes(meta.width, meta.height) * n, "spatial policy outputs")

@@ -245,6 +245,26 @@ impl Default for EvaluationSection {
     }
 }
 
+/// Largest networks a configuration or a checkpoint may describe.
+pub const MAX_BLOCKS: usize = 40;
+/// See [`MAX_BLOCKS`]: channels of the residual tower and of the policy head.
+pub const MAX_CHANNELS: usize = 512;
+/// See [`MAX_BLOCKS`]: units of the value head's hidden layer.
+pub const MAX_VALUE_HIDDEN: usize = 4096;
+
+/// Which size of a network exceeds the limits above, as `key = value (at most max)`.
+pub fn network_too_large(blocks: usize, channels: usize, policy_channels: usize, value_hidden: usize) -> Option<String> {
+    [
+        ("blocks", blocks, MAX_BLOCKS),
+        ("channels", channels, MAX_CHANNELS),
+        ("policy_channels", policy_channels, MAX_CHANNELS),
+        ("value_hidden", value_hidden, MAX_VALUE_HIDDEN),
+    ]
+    .into_iter()
+    .find(|&(_, v, max)| v > max)
+    .map(|(k, v, max)| format!("{k} = {v} is too large (at most {max})"))
+}
+
 impl TrainConfig {
     /// Parses a configuration; `origin` (the file name) is named in errors.
     pub fn from_toml_str(text: &str, origin: &str) -> Result<TrainConfig, AzError> {
@@ -280,8 +300,22 @@ impl TrainConfig {
         if let Some((k, _)) = positive.iter().find(|(_, v)| *v == 0) {
             return Err(format!("{k} must be at least 1"));
         }
-        if self.network.blocks > 40 || self.network.channels > 512 {
-            return Err("network too large (at most 40 blocks of 512 channels)".into());
+        if let Some(m) = network_too_large(
+            self.network.blocks,
+            self.network.channels,
+            self.network.policy_channels,
+            self.network.value_hidden,
+        ) {
+            return Err(format!("network.{m}"));
+        }
+        for (k, v, max) in [
+            ("training.batch_size", self.training.batch_size as u64, 65_536),
+            ("selfplay.parallel_games", self.selfplay.parallel_games as u64, 65_536),
+            ("warmstart.batch_size", self.warmstart.batch_size as u64, 65_536),
+        ] {
+            if v > max {
+                return Err(format!("{k} = {v} is too large (at most {max})"));
+            }
         }
         if !(self.training.learning_rate > 0.0 && self.training.learning_rate.is_finite()) {
             return Err("training.learning_rate must be a positive number".into());
