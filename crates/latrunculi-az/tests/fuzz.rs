@@ -195,3 +195,32 @@ fn oversized_networks_are_refused_before_allocation() {
     let e = TrainConfig::from_toml_str("[training]\nbatch_size = 1000000\n", "big.toml").unwrap_err().to_string();
     assert!(e.contains("training.batch_size = 1000000 is too large"), "{e}");
 }
+
+#[test]
+fn dataset_game_lines() {
+    // The 4-game sample of data/sample (kowalski on 6x6) with its games.jsonl mutated;
+    // actions.npy is kept, so accepted lines are replayed against real rows.
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/sample");
+    let jsonl = std::fs::read(sample.join("games.jsonl")).unwrap();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-dataset");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(sample.join("actions.npy"), dir.join("actions.npy")).unwrap();
+    let rs = Ruleset::builtin("kowalski").unwrap().with_board(6, 6).unwrap();
+    let cfg = TrainConfig::default();
+    let tables = BoardTables::for_network(&rs, &cfg.network_config(&rs));
+    std::fs::write(dir.join("games.jsonl"), &jsonl).unwrap();
+    let games = latrunculi_az::warmstart::load_dataset(&dir, &rs, &tables, &cfg).expect("the sample loads");
+    assert_eq!(games.len(), 4);
+    let crashes = fuzz(
+        "dataset",
+        |r| mutate(r, &jsonl),
+        |bytes| {
+            std::fs::write(dir.join("games.jsonl"), bytes).unwrap();
+            if let Err(e) = latrunculi_az::warmstart::load_dataset(&dir, &rs, &tables, &cfg) {
+                assert!(e.to_string().contains("games.jsonl"), "the error names the file: {e}");
+            }
+        },
+    );
+    assert!(crashes.is_empty(), "{crashes:#?}");
+}

@@ -542,6 +542,59 @@ mod tests {
         PathBuf::from("/nonexistent")
     }
 
+    /// Byte-mutation fuzzing of experiment files and agents files (as the rules crate's
+    /// `tests/fuzz.rs`): no panic, every rejection an error with a message.
+    #[test]
+    fn fuzzed_experiment_and_agents_files_are_refused_or_accepted_never_panic() {
+        use latrunculi_rules::FastRng;
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut seeds: Vec<String> = ["experiments/draw-survey.toml", "experiments/smoke-survey.toml"]
+            .iter()
+            .map(|f| std::fs::read_to_string(root.join(f)).expect("experiment file"))
+            .collect();
+        seeds.push(std::fs::read_to_string(root.join("experiments/az-v2-kowalski/curve/agents.txt")).unwrap());
+        const DICT: &[&str] = &["[", "]", "\"", ",", "=", "\n", "#", "0", "-1", "99999999999", "@99x2", "mcts:", "az:"];
+        let cases: u64 = std::env::var("LATRUNCULI_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
+        let mut rng = FastRng::new(11);
+        let agents = std::env::temp_dir().join(format!("latrunculi-fuzz-agents-{}.txt", std::process::id()));
+        let prev = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let mut crashes = Vec::new();
+        for _ in 0..cases {
+            let mut b = seeds[rng.below(seeds.len())].clone().into_bytes();
+            for _ in 0..1 + rng.below(3) {
+                let at = rng.below(b.len() + 1);
+                match rng.below(3) {
+                    0 if !b.is_empty() => {
+                        let i = rng.below(b.len());
+                        b[i] = rng.below(128) as u8;
+                    }
+                    1 => b.truncate(at),
+                    _ => {
+                        let w = DICT[rng.below(DICT.len())].as_bytes();
+                        b.splice(at..at, w.iter().copied());
+                    }
+                }
+            }
+            let text = String::from_utf8_lossy(&b).into_owned();
+            let r = std::panic::catch_unwind(|| {
+                if let Err(e) = Survey::from_toml_str(&text, &rules_dir()) {
+                    assert!(!format!("{e:#}").trim().is_empty());
+                }
+                std::fs::write(&agents, &text).unwrap();
+                if let Err(e) = crate::ladder::read_agents(&agents) {
+                    assert!(e.to_string().contains("latrunculi-fuzz-agents"), "{e}");
+                }
+            });
+            if r.is_err() {
+                crashes.push(text);
+            }
+        }
+        std::panic::set_hook(prev);
+        let _ = std::fs::remove_file(&agents);
+        assert!(crashes.is_empty(), "{} of {cases} inputs panicked, e.g. {:?}", crashes.len(), crashes.first());
+    }
+
     #[test]
     fn config_errors_name_the_problem() {
         let base = "rulesets = [\"kowalski\"]\npairings = [[\"random\", \"random\"]]\ngames = 2\n";
