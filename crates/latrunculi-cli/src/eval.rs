@@ -62,6 +62,11 @@ pub struct EvalArgs {
     /// Replace existing output files.
     #[arg(long)]
     pub force: bool,
+    /// Continue an interrupted evaluation: the games already in `--games-out` (checked
+    /// against the agent, the opponents, `--seed` and `--ply-cap`) are kept and the
+    /// others played; both files end as an uninterrupted run writes them.
+    #[arg(long, conflicts_with = "force")]
+    pub resume: bool,
 }
 
 /// The columns of an eval CSV, in order.
@@ -204,6 +209,25 @@ pub fn play_pairing(
     on_game: &(dyn Fn() + Sync),
     on_chunk: &mut dyn FnMut(&PairingSummary, &[GameRow]) -> anyhow::Result<()>,
 ) -> anyhow::Result<(PairingSummary, Vec<GameRow>)> {
+    play_pairing_from(rs, label, agent, opponent, games, seed, ply_cap, sprt, Vec::new(), on_game, on_chunk)
+}
+
+/// [`play_pairing`] continued from `resumed`, the pairing's first games as an earlier
+/// run played them (game indices `0..resumed.len()`).
+#[allow(clippy::too_many_arguments)]
+pub fn play_pairing_from(
+    rs: &Ruleset,
+    label: &str,
+    agent: &str,
+    opponent: &str,
+    games: u32,
+    seed: u64,
+    ply_cap: u32,
+    sprt: Option<&Sprt>,
+    resumed: Vec<GameRow>,
+    on_game: &(dyn Fn() + Sync),
+    on_chunk: &mut dyn FnMut(&PairingSummary, &[GameRow]) -> anyhow::Result<()>,
+) -> anyhow::Result<(PairingSummary, Vec<GameRow>)> {
     let summarise = |wdl: Wdl, rows: &[GameRow], sprt: Option<(SprtDecision, f64)>| {
         let mean_plies =
             if rows.is_empty() { 0.0 } else { rows.iter().map(|r| r.plies as f64).sum::<f64>() / rows.len() as f64 };
@@ -213,7 +237,18 @@ pub fn play_pairing(
     let mut rows: Vec<GameRow> = Vec::new();
     let mut wdl = Wdl::default();
     let mut decision = None;
-    let mut start = 0;
+    for row in resumed {
+        wdl = wdl + agent_result(&row, row.game);
+        rows.push(row);
+        if let Some(t) = sprt {
+            let d = t.decide(&wdl);
+            decision = Some((d, t.llr(&wdl)));
+            if d != SprtDecision::Continue {
+                return Ok((summarise(wdl, &rows, decision), rows));
+            }
+        }
+    }
+    let mut start = rows.len() as u32;
     'chunks: while start < games {
         let end = (start + chunk).min(games);
         let new: Vec<GameRow> = (start..end)
@@ -256,6 +291,64 @@ pub fn check_new_file(path: &Path, force: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Reads the games an interrupted `eval` wrote to `path`, split by pairing, checking that
+/// they are the games this run plays first (ruleset, players and colours, game index,
+/// seed, ply cap; a pairing is complete at `--games` games or where its SPRT decided).
+fn read_resumable(
+    path: &Path,
+    args: &EvalArgs,
+    label: &str,
+    agent: &str,
+    opponents: &[String],
+    sprt: Option<&Sprt>,
+) -> anyhow::Result<Vec<Vec<GameRow>>> {
+    let mut reader = csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let header = reader.headers().with_context(|| format!("{}: no header", path.display()))?.clone();
+    if header.iter().collect::<Vec<_>>() != crate::play::GAME_COLUMNS {
+        anyhow::bail!("{}: the first line is not the games header; cannot resume", path.display());
+    }
+    let mut out: Vec<Vec<GameRow>> = vec![Vec::new(); opponents.len()];
+    let (mut k, mut wdl) = (0usize, Wdl::default());
+    for (n, row) in reader.deserialize::<GameRow>().enumerate() {
+        let line = n + 2;
+        let row = row.with_context(|| format!("{} line {line}: not a game row; cannot resume", path.display()))?;
+        let Some(opponent) = opponents.get(k) else {
+            anyhow::bail!("{} line {line}: more games than this run's pairings play; cannot resume", path.display());
+        };
+        let g = out[k].len() as u32;
+        let (white, black) = colours(agent, opponent, g, true);
+        let want_seed = game_seed(args.seed, g);
+        if row.ruleset != label
+            || row.game != g
+            || row.white != white
+            || row.black != black
+            || row.seed != want_seed
+            || row.plies > args.ply_cap
+        {
+            anyhow::bail!(
+                "{} line {line}: game {} of {} ({} vs {}, seed {}, {} plies), but this run's next game is {g} of {label} \
+                 ({white} vs {black}, seed {want_seed}, ply cap {}); cannot resume",
+                path.display(),
+                row.game,
+                row.ruleset,
+                row.white,
+                row.black,
+                row.seed,
+                row.plies,
+                args.ply_cap
+            );
+        }
+        wdl = wdl + agent_result(&row, g);
+        out[k].push(row);
+        let decided = sprt.is_some_and(|t| t.decide(&wdl) != SprtDecision::Continue);
+        if out[k].len() as u32 >= args.games || decided {
+            k += 1;
+            wdl = Wdl::default();
+        }
+    }
+    Ok(out)
+}
+
 /// Runs `latrunculi eval`.
 pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
     let rs = args.ruleset.load()?;
@@ -270,15 +363,27 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
     let agent = canonical_spec(&args.agent, &rs)?;
     let opponents =
         split_specs(&args.vs)?.iter().map(|s| canonical_spec(s, &rs)).collect::<anyhow::Result<Vec<_>>>()?;
-    check_new_file(&args.out, args.force)?;
-    if let Some(g) = &args.games_out {
-        check_new_file(g, args.force)?;
+    let mut resumed: Vec<Vec<GameRow>> = vec![Vec::new(); opponents.len()];
+    if args.resume {
+        let g = args.games_out.as_ref().ok_or_else(|| {
+            anyhow::anyhow!("--resume needs --games-out: the games written there are what a resumed run keeps")
+        })?;
+        if g.exists() {
+            resumed = read_resumable(g, args, &label, &agent, &opponents, sprt.as_ref())?;
+            let kept: usize = resumed.iter().map(Vec::len).sum();
+            eprintln!("resuming: {kept} games already in {}", g.display());
+        }
+    } else {
+        check_new_file(&args.out, args.force)?;
+        if let Some(g) = &args.games_out {
+            check_new_file(g, args.force)?;
+        }
     }
     let mut csv_text = format!("{}\n", EVAL_COLUMNS.join(","));
     let mut games_text = games_header().into_bytes();
     println!("{label}: {agent}");
-    for opponent in &opponents {
-        let bar = progress_bar(args.games as u64, 0);
+    for (opponent, resumed) in opponents.iter().zip(resumed) {
+        let bar = progress_bar(args.games as u64, resumed.len() as u64);
         bar.set_message(opponent.clone());
         // Partial results are written after every chunk: an interrupted pairing keeps a
         // row with the games it finished.
@@ -294,7 +399,7 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
             }
             Ok(())
         };
-        let (summary, rows) = play_pairing(
+        let (summary, rows) = play_pairing_from(
             &rs,
             &label,
             &agent,
@@ -303,6 +408,7 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
             args.seed,
             args.ply_cap,
             sprt.as_ref(),
+            resumed,
             &|| bar.inc(1),
             &mut save,
         )?;

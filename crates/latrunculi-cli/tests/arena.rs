@@ -265,3 +265,56 @@ fn interrupted_ladder_resumes_to_identical_files() {
     let e = stderr(&run(&cut, &["--resume"]));
     assert!(e.contains("holds 4 games") && e.contains("need 18"), "{e}");
 }
+
+#[test]
+fn interrupted_eval_resumes_to_identical_files() {
+    let dir = scratch("eval-resume");
+    let run_seed = |name: &str, seed: &str, extra: &[&str]| {
+        let (out, games) = (dir.join(name).join("eval.csv"), dir.join(name).join("games.csv"));
+        let mut args = vec![
+            "eval",
+            "-r",
+            "kowalski",
+            "--board",
+            "6x6",
+            "--agent",
+            "greedy",
+            "--vs",
+            "random,mcts:sims=8",
+            "--games",
+            "7",
+            "--ply-cap",
+            "60",
+            "--seed",
+            seed,
+        ];
+        let (o, g) = (out.to_str().unwrap().to_string(), games.to_str().unwrap().to_string());
+        args.extend_from_slice(&["--out", &o, "--games-out", &g]);
+        args.extend_from_slice(extra);
+        latrunculi(&args)
+    };
+    let run = |name: &str, extra: &[&str]| run_seed(name, "9", extra);
+    let o = run("whole", &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let read = |name: &str, f: &str| std::fs::read(dir.join(name).join(f)).unwrap();
+    let games = String::from_utf8(read("whole", "games.csv")).unwrap();
+    let lines: Vec<&str> = games.lines().collect();
+    assert_eq!(lines.len(), 15);
+    // Killed inside the first pairing, and between the pairings (the eval CSV may hold
+    // anything: it is rebuilt from the games).
+    for (name, keep) in [("cut-3", 3), ("cut-7", 7), ("cut-9", 9), ("cut-0", 0)] {
+        std::fs::create_dir_all(dir.join(name)).unwrap();
+        std::fs::write(dir.join(name).join("games.csv"), format!("{}\n", lines[..=keep].join("\n"))).unwrap();
+        std::fs::write(dir.join(name).join("eval.csv"), "partial\n").unwrap();
+        let o = run(name, &["--resume"]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        assert!(stderr(&o).contains(&format!("resuming: {keep} games")), "{}", stderr(&o));
+        assert_eq!(read(name, "games.csv"), read("whole", "games.csv"), "{name}");
+        assert_eq!(read(name, "eval.csv"), read("whole", "eval.csv"), "{name}");
+    }
+    // Games of another seed, or --resume without --games-out, are refused.
+    let e = stderr(&run_seed("cut-3", "10", &["--resume"]));
+    assert!(e.contains("line 2") && e.contains("cannot resume"), "{e}");
+    let o = latrunculi(&["eval", "-r", "kowalski", "--agent", "greedy", "--vs", "random", "--out", "x.csv", "--resume"]);
+    assert!(stderr(&o).contains("--resume needs --games-out"), "{}", stderr(&o));
+}
