@@ -252,6 +252,10 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
     } else {
         let done = if args.resume && files[1].exists() {
             read_finished(args, &label, &agents, &files)?
+        } else if args.resume {
+            // Nothing finished yet (a games.csv without pairings.csv holds no finished
+            // pairing): start afresh in the folder.
+            Finished::default()
         } else {
             for f in &files {
                 check_new_file(f, args.force)?;

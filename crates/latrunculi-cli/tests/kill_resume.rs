@@ -1,0 +1,155 @@
+//! Killed runs lose nothing: `survey`, `eval --resume` and `ladder --resume` are started,
+//! killed with SIGKILL at several moments, resumed (and killed again), and their final
+//! files must equal those of an uninterrupted run byte for byte.
+//!
+//! The kill moments are spread over the uninterrupted run's wall-clock time, so some land
+//! before the first write, some between writes and some after the end.
+//! `LATRUNCULI_KILLS` (default 4) sets the kills per command.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("kill-resume").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs the binary with `args` to the end; its wall-clock time.
+fn run_to_end(args: &[String]) -> Duration {
+    let t = Instant::now();
+    let o = Command::new(env!("CARGO_BIN_EXE_latrunculi")).args(args).output().expect("the binary runs");
+    assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    t.elapsed()
+}
+
+/// Starts the binary and kills it (SIGKILL) after `after`, unless it ended before.
+fn run_and_kill(args: &[String], after: Duration) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_latrunculi"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    let t = Instant::now();
+    while t.elapsed() < after {
+        if child.try_wait().expect("wait").is_some() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// For each kill moment: a fresh folder, a run killed at that moment, a second run
+/// (with `resume` arguments) killed at half of it, then a resumed run to the end; the
+/// files must equal the uninterrupted run's.
+fn check(name: &str, make_args: &dyn Fn(&Path, bool) -> Vec<String>, files: &[&str]) {
+    let dir = scratch(name);
+    let whole = dir.join("whole");
+    let took = run_to_end(&make_args(&whole, false));
+    let kills: u32 = std::env::var("LATRUNCULI_KILLS").ok().and_then(|v| v.parse().ok()).unwrap_or(4);
+    let mut state = 0x9E37_79B9_7F4A_7C15u64 ^ name.len() as u64;
+    let mut partial = 0;
+    for k in 0..kills {
+        // Spread over [0, 1.2 × the whole run], jittered.
+        state = latrunculi_rules::splitmix64(state);
+        let frac = (k as f64 + (state % 1000) as f64 / 1000.0) / kills as f64 * 1.2;
+        let at = took.mul_f64(frac);
+        let out = dir.join(format!("kill-{k}"));
+        run_and_kill(&make_args(&out, false), at);
+        // What the kill left: nothing, a part, or the finished files.
+        let left = files.iter().filter(|f| out.join(f).exists()).count();
+        let finished = files.iter().all(|f| std::fs::read(out.join(f)).ok() == std::fs::read(whole.join(f)).ok());
+        partial += usize::from(left > 0 && !finished);
+        run_and_kill(&make_args(&out, true), at / 2);
+        run_to_end(&make_args(&out, true));
+        for f in files {
+            let (a, b) = (std::fs::read(whole.join(f)).unwrap(), std::fs::read(out.join(f)));
+            assert_eq!(Some(a), b.ok(), "{name}: {f} differs after a kill at {at:?} (run took {took:?})");
+        }
+    }
+    eprintln!("{name}: {kills} kills over a {took:?} run, {partial} left partial files");
+}
+
+fn s(v: &[&str]) -> Vec<String> {
+    v.iter().map(|x| x.to_string()).collect()
+}
+
+#[test]
+fn killed_survey_resumes_to_identical_files() {
+    let dir = scratch("survey-config");
+    let config = dir.join("survey.toml");
+    std::fs::write(
+        &config,
+        "rulesets = [\"kowalski@6x6\", \"xxi@6x6\"]\npairings = [[\"greedy\", \"mcts:sims=30\"], [\"random\", \"greedy\"]]\n\
+         games = 16\nseed = 3\nswap = true\nply_cap = 200\n",
+    )
+    .unwrap();
+    let make = |out: &Path, _resume: bool| {
+        s(&["survey", "--config", config.to_str().unwrap(), "--out", out.to_str().unwrap()])
+    };
+    check("survey", &make, &["games.csv", "summary.csv"]);
+}
+
+#[test]
+fn killed_eval_resumes_to_identical_files() {
+    let make = |out: &Path, resume: bool| {
+        let mut a = s(&[
+            "eval",
+            "-r",
+            "kowalski",
+            "--board",
+            "6x6",
+            "--agent",
+            "mcts:sims=30",
+            "--vs",
+            "greedy,random",
+            "--games",
+            "40",
+            "--ply-cap",
+            "200",
+            "--seed",
+            "4",
+        ]);
+        a.extend(s(&["--out", out.join("eval.csv").to_str().unwrap(), "--games-out"]));
+        a.push(out.join("games.csv").to_str().unwrap().to_string());
+        if resume {
+            a.push("--resume".into());
+        }
+        a
+    };
+    check("eval", &make, &["eval.csv", "games.csv"]);
+}
+
+#[test]
+fn killed_ladder_resumes_to_identical_files() {
+    let dir = scratch("ladder-agents");
+    let agents = dir.join("agents.txt");
+    std::fs::write(&agents, "random\ngreedy\nmcts:sims=20\nalphabeta:depth=1\n").unwrap();
+    let make = |out: &Path, resume: bool| {
+        let mut a = s(&[
+            "ladder",
+            "-r",
+            "kowalski",
+            "--board",
+            "6x6",
+            "--agents",
+            agents.to_str().unwrap(),
+            "--games",
+            "8",
+            "--ply-cap",
+            "200",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        if resume {
+            a.push("--resume".into());
+        }
+        a
+    };
+    check("ladder", &make, &["games.csv", "pairings.csv", "ratings.csv", "ratings.svg"]);
+}
