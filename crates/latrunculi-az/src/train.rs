@@ -11,13 +11,17 @@
 //! | `train_log.csv` | one row per finished iteration ([`LOG_HEADER`]) |
 //! | `checkpoints/iter-NNNN.az` | the network after iteration N (`iter-0000.az`: untrained) |
 //! | `latest.az` | a copy of the newest checkpoint |
-//! | `optimizer.bin` | AdamW state after the newest iteration |
-//! | `buffer.bin` | the replay buffer after the newest iteration |
+//! | `optimizer-NNNN.bin` | AdamW state after iteration N |
+//! | `buffer-NNNN.bin` | the replay buffer after iteration N |
 //! | `state.toml` | the last finished iteration: the commit point of an iteration |
 //!
 //! Every file is written atomically (temporary file, fsync, rename), and `state.toml`
 //! last, so a run stopped at any moment resumes (`--resume`) from its last finished
-//! iteration: rows of `train_log.csv` past it are dropped and that iteration is redone.
+//! iteration N: it reads `iter-N.az`, `optimizer-N.bin` and `buffer-N.bin` (files of an
+//! unfinished iteration carry its own number and are ignored), drops the rows of
+//! `train_log.csv` past N and redoes the next iteration. After each commit the optimizer
+//! and buffer files of other iterations are removed. (Runs made before the files were
+//! numbered have `optimizer.bin` and `buffer.bin`; a resume reads those.)
 
 use std::fs;
 use std::io::Write;
@@ -470,6 +474,27 @@ fn bar(len: u64, msg: String, quiet: bool) -> ProgressBar {
     pb
 }
 
+/// The optimizer or buffer file (`what`) of iteration `it`: `optimizer-NNNN.bin`.
+pub fn state_file(out: &Path, what: &str, it: u32) -> PathBuf {
+    out.join(format!("{what}-{it:04}.bin"))
+}
+
+/// Removes the optimizer and buffer files of iterations other than `it` (and the
+/// unnumbered ones of older runs) once `it` is committed; failures are ignored (a file
+/// left behind is removed after the next iteration).
+fn remove_other_states(out: &Path, it: u32) {
+    let keep = [state_file(out, "optimizer", it), state_file(out, "buffer", it)];
+    let Ok(entries) = fs::read_dir(out) else { return };
+    for e in entries.flatten() {
+        let path = e.path();
+        let name = e.file_name().to_string_lossy().into_owned();
+        let ours = (name.starts_with("optimizer") || name.starts_with("buffer")) && name.ends_with(".bin");
+        if ours && !keep.contains(&path) {
+            let _ = fs::remove_file(&path);
+        }
+    }
+}
+
 /// Runs (or resumes) a training run in `out`; `config_text` is the configuration file's
 /// text, `origin` its name. Returns the final run state.
 pub fn run(config_text: &str, origin: &str, out: &Path, opts: &RunOptions) -> Result<RunState, AzError> {
@@ -515,12 +540,15 @@ pub fn run(config_text: &str, origin: &str, out: &Path, opts: &RunOptions) -> Re
             return Err(AzError::Mismatch(format!("{}: network shape differs from the configuration", ckpt.display())));
         }
         model = net;
-        let opt_path = out.join("optimizer.bin");
+        let (mut opt_path, mut buf_path) = (state_file(out, "optimizer", state.iteration), state_file(out, "buffer", state.iteration));
+        if !opt_path.exists() && out.join("optimizer.bin").exists() {
+            // A run from before the files were numbered.
+            (opt_path, buf_path) = (out.join("optimizer.bin"), out.join("buffer.bin"));
+        }
         if state.iteration > 0 || opt_path.exists() {
             let bytes = fs::read(&opt_path).map_err(|e| io_err(&opt_path, e))?;
             let record = OptimizerRecord::from_bytes(Bytes::from_bytes_vec(bytes)).map_err(|e| io_err(&opt_path, e))?;
             optim = optim.load_record(record);
-            let buf_path = out.join("buffer.bin");
             let bytes = fs::read(&buf_path).map_err(|e| io_err(&buf_path, e))?;
             buffer = ReplayBuffer::from_bytes(&bytes, &buf_path)?;
         }
@@ -607,13 +635,14 @@ pub fn run(config_text: &str, origin: &str, out: &Path, opts: &RunOptions) -> Re
         checkpoint::save(&ckpt_dir.join("iter-0000.az"), &model.valid(), &meta)?;
         if state.games > 0 {
             // The warm start is the run's iteration 0: commit it, so a resume keeps it.
-            let opt_path = out.join("optimizer.bin");
+            let opt_path = state_file(out, "optimizer", 0);
             let opt_bytes = optim.to_record().into_bytes().map_err(|e| io_err(&opt_path, e))?;
             atomic_write(&opt_path, &opt_bytes).map_err(|e| io_err(&opt_path, e))?;
-            let buf_path = out.join("buffer.bin");
+            let buf_path = state_file(out, "buffer", 0);
             atomic_write(&buf_path, &buffer.to_bytes()).map_err(|e| io_err(&buf_path, e))?;
             let text = toml::to_string(&state).map_err(|e| io_err(&state_path, e))?;
             atomic_write(&state_path, text.as_bytes()).map_err(|e| io_err(&state_path, e))?;
+            remove_other_states(out, 0);
         }
     }
 
@@ -672,10 +701,10 @@ pub fn run(config_text: &str, origin: &str, out: &Path, opts: &RunOptions) -> Re
         atomic_write(&ckpt, &bytes).map_err(|e| io_err(&ckpt, e))?;
         let latest = out.join("latest.az");
         atomic_write(&latest, &bytes).map_err(|e| io_err(&latest, e))?;
-        let opt_path = out.join("optimizer.bin");
+        let opt_path = state_file(out, "optimizer", it);
         let opt_bytes = optim.to_record().into_bytes().map_err(|e| io_err(&opt_path, e))?;
         atomic_write(&opt_path, &opt_bytes).map_err(|e| io_err(&opt_path, e))?;
-        let buf_path = out.join("buffer.bin");
+        let buf_path = state_file(out, "buffer", it);
         atomic_write(&buf_path, &buffer.to_bytes()).map_err(|e| io_err(&buf_path, e))?;
         // The small fixed match.
         let (mut score_random, mut score_mcts) = (f64::NAN, f64::NAN);
@@ -719,6 +748,7 @@ pub fn run(config_text: &str, origin: &str, out: &Path, opts: &RunOptions) -> Re
         writeln!(f, "{row}").and_then(|_| f.sync_all()).map_err(|e| io_err(&log_path, e))?;
         let text = toml::to_string(&state).map_err(|e| io_err(&state_path, e))?;
         atomic_write(&state_path, text.as_bytes()).map_err(|e| io_err(&state_path, e))?;
+        remove_other_states(out, it);
         if !opts.quiet {
             eprintln!(
                 "iteration {it}: {} games, {:.0} plies/game, policy loss {:.3}, value loss {:.3}, score loss {:.4}, score vs random {}, vs mcts:sims=100 {} ({:.0} s)",

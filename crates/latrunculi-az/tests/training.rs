@@ -57,9 +57,11 @@ fn a_tiny_run_trains_checkpoints_and_resumes() {
     assert_eq!(state.iteration, 2);
     assert_eq!(state.games, 8);
     assert_eq!(log_iterations(&dir), vec![1, 2]);
-    for f in ["config.toml", "latest.az", "optimizer.bin", "buffer.bin", "state.toml"] {
+    for f in ["config.toml", "latest.az", "optimizer-0002.bin", "buffer-0002.bin", "state.toml"] {
         assert!(dir.join(f).is_file(), "{f}");
     }
+    // Only the committed iteration's optimizer and buffer are kept.
+    assert!(!dir.join("optimizer-0001.bin").exists() && !dir.join("buffer-0001.bin").exists());
     for it in 0..=2 {
         assert!(dir.join(format!("checkpoints/iter-{it:04}.az")).is_file());
     }
@@ -87,7 +89,15 @@ fn a_tiny_run_trains_checkpoints_and_resumes() {
     let err = run(&changed, "other.toml", &dir, &quiet(true)).unwrap_err().to_string();
     assert!(err.contains("differs"), "{err}");
 
-    // Simulate a crash during iteration 2: the commit point says 1, a half-written row.
+    // Simulate a crash during iteration 2, after its files were written but before its
+    // commit: the commit point says 1, iteration 1's optimizer and buffer are there
+    // (taken from a one-iteration run of the same seed), a half-written row.
+    let one = scratch("run-one");
+    run(&TINY.replace("iterations = 2", "iterations = 1"), "one.toml", &one, &quiet(true)).unwrap();
+    for f in ["optimizer-0001.bin", "buffer-0001.bin"] {
+        fs::copy(one.join(f), dir.join(f)).unwrap();
+    }
+    fs::remove_dir_all(&one).ok();
     fs::write(
         dir.join("state.toml"),
         fs::read_to_string(dir.join("state.toml")).unwrap().replace("iteration = 2", "iteration = 1"),
@@ -99,6 +109,7 @@ fn a_tiny_run_trains_checkpoints_and_resumes() {
     let state = run(TINY, "tiny.toml", &dir, &quiet(true)).unwrap();
     assert_eq!(state.iteration, 2);
     assert_eq!(log_iterations(&dir), vec![1, 2]);
+    assert!(!dir.join("buffer-0001.bin").exists(), "the older buffer is removed after the commit");
     // Resuming a finished run does nothing more.
     let again = run(TINY, "tiny.toml", &dir, &quiet(true)).unwrap();
     assert_eq!(again.iteration, 2);
