@@ -81,6 +81,26 @@ pub struct DatasetArgs {
     /// replays the games from `actions.npy`.
     #[arg(long)]
     pub light: bool,
+    /// Continue an interrupted run in `--out`: the games in its `partial.jsonl` (written
+    /// as each game finishes; checked against these arguments) are kept and the others
+    /// played. The dataset is the one an uninterrupted run writes.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+/// The journal of a run in progress: a header line naming the run, then one line per
+/// finished game (in completion order) with what its samples need beyond a replay of
+/// its moves (the search policies). Removed once the dataset is written.
+pub const PARTIAL_FILE: &str = "partial.jsonl";
+
+/// One finished game in [`PARTIAL_FILE`].
+#[derive(Serialize, Deserialize)]
+struct JournalGame {
+    game: u32,
+    row: GameRow,
+    /// Per ply: the action played and the policy target.
+    actions: Vec<u32>,
+    policies: Vec<Vec<(u32, f32)>>,
 }
 
 /// One training position: the position before a move was chosen.
@@ -275,10 +295,113 @@ impl DatasetPlan {
         })
     }
 
-    /// Plays every game in parallel (rayon), with a progress bar; results in game order.
-    pub fn play(&self) -> anyhow::Result<Vec<GameSamples>> {
-        let bar = progress_bar(self.games as u64, 0);
-        let games = (0..self.games)
+    /// What identifies this run in its journal (every argument that changes the games).
+    fn fingerprint(&self) -> String {
+        format!(
+            "{} {:016x} {} | {} games={} seed={} swap={} ply_cap={}",
+            self.label,
+            self.ruleset.params_hash(),
+            self.a,
+            self.b,
+            self.games,
+            self.seed,
+            self.swap,
+            self.ply_cap
+        )
+    }
+
+    /// A journal game's samples, rebuilt by replaying its actions (observations and
+    /// legal actions are functions of the positions; the policies come from the journal).
+    fn rebuild(&self, j: JournalGame) -> anyhow::Result<GameSamples> {
+        let encoder = ObservationEncoder::new(&self.ruleset);
+        let space = ActionSpace::for_rules(&self.ruleset.rules());
+        let shape = encoder.shape();
+        let mut pos = Position::new(&self.ruleset);
+        pos.set_ply_cap(self.ply_cap);
+        if j.actions.len() != j.row.plies as usize || j.policies.len() != j.actions.len() {
+            anyhow::bail!("game {}: {} actions and {} policies for {} plies", j.game, j.actions.len(), j.policies.len(), j.row.plies);
+        }
+        let mut samples = Vec::with_capacity(j.actions.len());
+        for (action, policy) in j.actions.into_iter().zip(j.policies) {
+            let mv = space.decode(action as usize).map_err(|e| anyhow::anyhow!("game {}: action {action}: {e}", j.game))?;
+            let mut observation = vec![0.0f32; shape.iter().product()];
+            encoder.write(&pos, ArrayViewMut3::from_shape(shape, observation.as_mut_slice())?)?;
+            let mut legal =
+                pos.legal_move_list().into_iter().map(|m| encode(&space, m)).collect::<anyhow::Result<Vec<u32>>>()?;
+            legal.sort_unstable();
+            if legal.binary_search(&action).is_err() {
+                anyhow::bail!("game {}, ply {}: action {action} is not legal in the replay", j.game, pos.ply() + 1);
+            }
+            samples.push(Sample { observation, legal, policy, action, ply: pos.ply(), player: pos.side_to_move() });
+            pos.play(mv);
+        }
+        let winner = winner_color(&j.row.winner)?;
+        Ok(GameSamples { row: j.row, winner, samples })
+    }
+
+    /// Reads the journal in `dir` (the games an interrupted run finished), checking it
+    /// belongs to this run; a line cut short by the interruption is dropped.
+    fn read_journal(&self, path: &Path) -> anyhow::Result<Vec<GameSamples>> {
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let mut lines = text.split_inclusive('\n');
+        let header = lines.next().unwrap_or("").trim_end();
+        let want = serde_json::to_string(&self.fingerprint())?;
+        if header != want {
+            anyhow::bail!(
+                "{} belongs to another run ({header}); this one is {want}: resume with the same arguments or remove it",
+                path.display()
+            );
+        }
+        let mut out: Vec<GameSamples> = Vec::new();
+        let mut seen = std::collections::BTreeSet::new();
+        for (k, line) in lines.enumerate() {
+            if !line.ends_with('\n') {
+                eprintln!("{}: dropping a truncated last line", path.display());
+                break;
+            }
+            let j: JournalGame = serde_json::from_str(line)
+                .with_context(|| format!("{} line {}: not a journal line", path.display(), k + 2))?;
+            if j.game >= self.games || !seen.insert(j.game) {
+                anyhow::bail!("{} line {}: game {} is out of range or repeated", path.display(), k + 2, j.game);
+            }
+            let g = self.rebuild(j).with_context(|| format!("{} line {}", path.display(), k + 2))?;
+            out.push(g);
+        }
+        Ok(out)
+    }
+
+    /// Plays every game not yet in `dir`'s journal (all of them unless `resume`) in
+    /// parallel (rayon), with a progress bar, appending each finished game to the
+    /// journal; results in game order.
+    pub fn play_into(&self, dir: &Path, resume: bool) -> anyhow::Result<Vec<GameSamples>> {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let journal = dir.join(PARTIAL_FILE);
+        let mut done = Vec::new();
+        if journal.exists() {
+            if !resume {
+                anyhow::bail!(
+                    "{} holds an interrupted run ({} exists); pass --resume to continue it, or remove the directory",
+                    dir.display(),
+                    journal.display()
+                );
+            }
+            done = self.read_journal(&journal)?;
+            eprintln!("resuming: {} of {} games already in {}", done.len(), self.games, journal.display());
+        }
+        // The journal rewritten with only its complete lines, then appended to.
+        let mut text = serde_json::to_string(&self.fingerprint())?;
+        text.push('\n');
+        for g in &done {
+            text.push_str(&journal_line(g)?);
+        }
+        crate::rules::write_atomic(&journal, text.as_bytes())?;
+        let file = std::sync::Mutex::new(
+            std::fs::OpenOptions::new().append(true).open(&journal).with_context(|| format!("cannot open {}", journal.display()))?,
+        );
+        let have: std::collections::BTreeSet<u32> = done.iter().map(|g| g.row.game).collect();
+        let bar = progress_bar(self.games as u64, have.len() as u64);
+        let todo: Vec<u32> = (0..self.games).filter(|g| !have.contains(g)).collect();
+        let new = todo
             .into_par_iter()
             .map(|game| {
                 let (white, black) = colours(&self.a, &self.b, game, self.swap);
@@ -291,14 +414,35 @@ impl DatasetPlan {
                     black,
                     ply_cap: self.ply_cap,
                 };
-                let out = play_game_samples(&job);
+                let out = play_game_samples(&job)?;
+                let line = journal_line(&out)?;
+                {
+                    let mut f = file.lock().map_err(|_| anyhow::anyhow!("journal lock poisoned"))?;
+                    f.write_all(line.as_bytes()).and_then(|_| f.flush()).with_context(|| format!("cannot write {}", journal.display()))?;
+                }
                 bar.inc(1);
-                out
+                Ok(out)
             })
             .collect::<anyhow::Result<Vec<_>>>();
         bar.finish_and_clear();
-        games
+        let mut games = done;
+        games.extend(new?);
+        games.sort_by_key(|g| g.row.game);
+        Ok(games)
     }
+}
+
+/// A finished game as a journal line (newline included).
+fn journal_line(g: &GameSamples) -> anyhow::Result<String> {
+    let j = JournalGame {
+        game: g.row.game,
+        row: g.row.clone(),
+        actions: g.samples.iter().map(|s| s.action).collect(),
+        policies: g.samples.iter().map(|s| s.policy.clone()).collect(),
+    };
+    let mut line = serde_json::to_string(&j)?;
+    line.push('\n');
+    Ok(line)
 }
 
 /// Refuses a directory that already holds a dataset or is not a directory.
@@ -549,13 +693,48 @@ pub fn write_dataset(dir: &Path, args: &DatasetArgs, plan: &DatasetPlan, games: 
     Ok(s as u64)
 }
 
+/// `--resume` on a finished dataset: nothing to play, once its games are this run's.
+fn finished_already(dir: &Path, plan: &DatasetPlan) -> anyhow::Result<ExitCode> {
+    let path = dir.join(GAMES_FILE);
+    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let hash = format!("{:016x}", plan.ruleset.params_hash());
+    let mut n = 0u32;
+    for (k, line) in text.lines().enumerate() {
+        let g: GameLine = serde_json::from_str(line).with_context(|| format!("{} line {}", path.display(), k + 1))?;
+        let (white, black) = colours(&plan.a, &plan.b, g.game, plan.swap);
+        if g.game != n || g.ruleset != plan.label || g.params_hash != hash || g.white != white || g.black != black {
+            anyhow::bail!(
+                "{} line {}: the finished dataset there is not this run's (game {} of {} by {} vs {}); choose another --out",
+                path.display(),
+                k + 1,
+                g.game,
+                g.ruleset,
+                g.white,
+                g.black
+            );
+        }
+        n += 1;
+    }
+    if n != plan.games {
+        anyhow::bail!("{} holds {n} games, this run asks for {}; choose another --out", path.display(), plan.games);
+    }
+    println!("{} already holds the finished dataset ({n} games); nothing to do", dir.display());
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Runs `latrunculi dataset`.
 pub fn run(args: &DatasetArgs) -> anyhow::Result<ExitCode> {
     let plan = DatasetPlan::from_args(args)?;
+    if args.resume && args.out.join(GAMES_FILE).exists() {
+        return finished_already(&args.out, &plan);
+    }
     // Refuse before playing, not after hours of games.
     check_out_dir(&args.out)?;
-    let games = plan.play()?;
+    let games = plan.play_into(&args.out, args.resume)?;
     let samples = write_dataset(&args.out, args, &plan, &games)?;
+    // The dataset is complete (games.jsonl written last): the journal has served.
+    let journal = args.out.join(PARTIAL_FILE);
+    std::fs::remove_file(&journal).with_context(|| format!("cannot remove {}", journal.display()))?;
     let rows: Vec<GameRow> = games.into_iter().map(|g| g.row).collect();
     let (w, b, d, mean) = tally(&rows);
     println!(
@@ -598,6 +777,7 @@ mod tests {
             swap: true,
             ply_cap: latrunculi_rules::DEFAULT_PLY_CAP,
             light: false,
+            resume: false,
         }
     }
 
@@ -706,8 +886,17 @@ mod tests {
         let plan = DatasetPlan::from_args(&a).unwrap();
         let (games, arr) = check_consistent(&dir, &plan.ruleset);
         // What the writer computed, played again: the same games and rows.
-        let played = plan.play().unwrap();
+        let replay_dir = scratch("round-trip-replay");
+        let played = plan.play_into(&replay_dir, false).unwrap();
         assert_eq!(played.len(), 3);
+        // The journal of that run rebuilds exactly the same samples (what a resume keeps).
+        let rebuilt = plan.read_journal(&replay_dir.join(PARTIAL_FILE)).unwrap();
+        let mut rebuilt_sorted = rebuilt;
+        rebuilt_sorted.sort_by_key(|g| g.row.game);
+        for (a, b) in played.iter().zip(&rebuilt_sorted) {
+            assert_eq!((&a.row, a.winner, &a.samples), (&b.row, b.winner, &b.samples));
+        }
+        let _ = std::fs::remove_dir_all(&replay_dir);
         let mut searched_rows = 0;
         for (g, line) in played.iter().zip(&games) {
             assert_eq!(line.moves.join(" "), g.row.moves);
