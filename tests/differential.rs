@@ -6,7 +6,7 @@
 //! (default 400) the ply cap of each game.
 
 use latrunculi_reference::RefGame;
-use latrunculi_rules::ruleset::{CaptureEffect, Placement, SelfImmobilization};
+use latrunculi_rules::ruleset::{CaptureEffect, MaterialTie, Placement, SelfImmobilization};
 use latrunculi_rules::{Color, FastRng, Move, Position, Ruleset, Setup, Square};
 
 fn env_or(name: &str, default: u32) -> u32 {
@@ -47,6 +47,11 @@ fn variants() -> Vec<(String, Ruleset)> {
     r.end.self_immobilization = SelfImmobilization::Loses;
     r.end.both_immobilized_mover_wins = false;
     v.push(("kowalski+self-immobilization-loses".into(), r));
+    // A level count at the no-capture limit or with no legal ply goes to Black (Ludii).
+    let mut r = b("kowalski");
+    r.end.material_tie = MaterialTie::Black;
+    r.end.no_capture_limit = 20;
+    v.push(("kowalski+material-tie-black+limit-20".into(), r));
     for (name, rs) in &v {
         rs.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
     }

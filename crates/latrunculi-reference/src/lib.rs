@@ -20,7 +20,7 @@ mod tests;
 use std::collections::BTreeMap;
 
 use latrunculi_rules::ruleset::{
-    DuxMove, HopOver, Immobilization, LimitResult, NoMoves, Placement, Repetition, SelfImmobilization, SoldierMove,
+    DuxMove, HopOver, Immobilization, LimitResult, MaterialTie, NoMoves, Placement, Repetition, SelfImmobilization, SoldierMove,
 };
 use latrunculi_rules::{Color, Move, MoveKind, Outcome, Piece, PieceKind, Reason, Rules, Ruleset, Square};
 
@@ -653,7 +653,11 @@ impl RefGame {
         } else if b > w {
             Outcome { winner: Some(Color::Black), reason: Reason::Material }
         } else {
-            Outcome { winner: None, reason: reason_if_equal }
+            match self.rules.end.material_tie {
+                MaterialTie::Draw => Outcome { winner: None, reason: reason_if_equal },
+                MaterialTie::White => Outcome { winner: Some(Color::White), reason: Reason::Material },
+                MaterialTie::Black => Outcome { winner: Some(Color::Black), reason: Reason::Material },
+            }
         }
     }
 }

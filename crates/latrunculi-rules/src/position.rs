@@ -3,7 +3,7 @@
 
 use crate::board::*;
 use crate::ruleset::{
-    CaptureEffect, CornerCapture, DuxCapture, DuxMove, HopOver, Immobilization, LimitResult, NoMoves, Placement,
+    CaptureEffect, CornerCapture, DuxCapture, DuxMove, HopOver, Immobilization, LimitResult, MaterialTie, NoMoves, Placement,
     Repetition, Rules, Ruleset, SelfImmobilization, SoldierMove,
 };
 use crate::setup::Setup;
@@ -1369,7 +1369,11 @@ impl Position {
         let winner = match w.cmp(&b) {
             std::cmp::Ordering::Greater => Some(Color::White),
             std::cmp::Ordering::Less => Some(Color::Black),
-            std::cmp::Ordering::Equal => None,
+            std::cmp::Ordering::Equal => match self.rules.end.material_tie {
+                MaterialTie::Draw => None,
+                MaterialTie::White => Some(Color::White),
+                MaterialTie::Black => Some(Color::Black),
+            },
         };
         Outcome { winner, reason: if winner.is_some() { Reason::Material } else { equal_reason } }
     }
@@ -1516,6 +1520,34 @@ mod tests {
         let pos = Position::from_setup(&rs, &setup).unwrap();
         let mv = Move::movement("f5".parse().unwrap(), "f2".parse().unwrap());
         (rs, pos, mv)
+    }
+
+    #[test]
+    fn a_level_material_count_goes_where_material_tie_says() {
+        // Kowalski's no-capture limit decides by material; 12+D against 12+D is level.
+        let mut rs = Ruleset::builtin("kowalski").unwrap();
+        rs.end.no_capture_limit = 2;
+        let mut outcomes = Vec::new();
+        for tie in [MaterialTie::Draw, MaterialTie::White, MaterialTie::Black] {
+            rs.end.material_tie = tie;
+            let mut pos = Position::new(&rs);
+            for mv in ["a1-a2", "a8-a7"] {
+                let m = crate::notation::parse_move(&rs, &pos, mv).unwrap().mv;
+                pos.play(m);
+            }
+            outcomes.push(pos.outcome().expect("the limit ends the game"));
+        }
+        assert_eq!(outcomes[0], Outcome { winner: None, reason: Reason::NoCaptureLimit });
+        assert_eq!(outcomes[1], Outcome { winner: Some(Color::White), reason: Reason::Material });
+        assert_eq!(outcomes[2], Outcome { winner: Some(Color::Black), reason: Reason::Material });
+        // The default leaves the canonical TOML, and so params_hash, as it was.
+        let plain = Ruleset::builtin("kowalski").unwrap();
+        assert!(!plain.to_toml().contains("material_tie"));
+        rs.end.no_capture_limit = plain.end.no_capture_limit;
+        assert!(rs.to_toml().contains("material_tie = \"black\""));
+        assert_ne!(rs.params_hash(), plain.params_hash());
+        let back = Ruleset::from_toml_str(&rs.to_toml(), "tie.toml").unwrap();
+        assert_eq!(back.end.material_tie, MaterialTie::Black);
     }
 
     #[test]

@@ -293,6 +293,27 @@ pub enum NoMoves {
     Material,
 }
 
+/// Who a level material count goes to (see [`End::material_tie`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MaterialTie {
+    /// Nobody: a draw.
+    #[default]
+    Draw,
+    /// White wins (`material`).
+    White,
+    /// Black wins (`material`), as in Ludii's Seneca, Piso and Bell rulesets.
+    Black,
+}
+
+impl MaterialTie {
+    /// Whether this is the default (`draw`), which the canonical TOML leaves out so that
+    /// rulesets written before the parameter keep their `params_hash`.
+    pub fn is_draw(&self) -> bool {
+        *self == MaterialTie::Draw
+    }
+}
+
 /// What the no-capture limit leads to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -352,6 +373,10 @@ pub struct End {
     /// Check "no legal ply" before bare/annihilated (the parcae engine's order).
     /// Default false.
     pub stalemate_before_bare: bool,
+    /// Who wins when a material count (`no_moves` or `no_capture_result` = `material`)
+    /// is level: `draw` (default), `white` or `black`.
+    #[serde(skip_serializing_if = "MaterialTie::is_draw")]
+    pub material_tie: MaterialTie,
 }
 
 impl Default for End {
@@ -368,6 +393,7 @@ impl Default for End {
             repetition: Repetition::Off,
             repetition_count: 3,
             stalemate_before_bare: false,
+            material_tie: MaterialTie::Draw,
         }
     }
 }
