@@ -52,10 +52,48 @@ fn variants() -> Vec<(String, Ruleset)> {
     r.end.material_tie = MaterialTie::Black;
     r.end.no_capture_limit = 20;
     v.push(("kowalski+material-tie-black+limit-20".into(), r));
+    v.push(("crowded-4x5-step-pass".into(), crowded_pass()));
     for (name, rs) in &v {
         rs.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
     }
     v
+}
+
+/// 4 files x 5 ranks, two ranks of stepping soldiers each and no captures: a crowded
+/// board where, with no repeated state allowed, sides get stuck and pass
+/// (`no_moves = "pass"`, Ludii's Kharebga).
+fn crowded_pass() -> Ruleset {
+    Ruleset::from_toml_str(
+        "id = \"crowded-4x5-step-pass\"\nname = \"test\"\nsource = \"test\"\nwidth = 4\nheight = 5\n\
+         [setup]\nlayout = \"ranks\"\nsoldier_ranks = 2\n[movement]\nsoldier = \"step\"\n\
+         [capture]\ncustodial = false\ncorner = \"none\"\n\
+         [end]\ndux_immobilized = \"off\"\nself_immobilization = \"allowed\"\nno_moves = \"pass\"\n\
+         lose_at_soldiers = 0\nrepetition = \"illegal\"\nrepetition_count = 2\n",
+        "crowded.toml",
+    )
+    .unwrap()
+}
+
+#[test]
+fn the_pass_variant_really_passes() {
+    // The random games the comparison plays for the crowded variant include passes (a
+    // side moving twice in a row) and stuck-stuck draws are possible; count the passes.
+    let rs = crowded_pass();
+    let mut passes = 0;
+    for g in 0..env_or("LATRUNCULI_DIFF_GAMES", 12) {
+        let mut pos = Position::new(&rs);
+        pos.set_ply_cap(env_or("LATRUNCULI_DIFF_CAP", 400));
+        let mut rng = FastRng::new(1000 + g as u64);
+        let mut moves = Vec::new();
+        while !pos.is_over() {
+            pos.legal_moves(&mut moves);
+            let mover = pos.side_to_move();
+            pos.play(moves[rng.below(moves.len())]);
+            passes += usize::from(!pos.is_over() && pos.side_to_move() == mover);
+        }
+    }
+    assert!(passes > 0, "no pass in the crowded games: the variant tests nothing");
+    eprintln!("{passes} passes");
 }
 
 fn board_text(rs: &Ruleset, f: impl Fn(Square) -> Option<latrunculi_rules::Piece>) -> String {

@@ -105,6 +105,7 @@ impl RefGame {
         }
         game.history.push(game.snapshot());
         game.outcome = game.no_legal_ply_outcome().or_else(|| game.ply_cap_outcome());
+        game.pass_if_stuck();
         game
     }
 
@@ -165,6 +166,7 @@ impl RefGame {
             self.history = vec![self.snapshot()];
             // Placements capture nothing and trap nothing; only steps 7 and 8 apply.
             self.outcome = self.no_legal_ply_outcome().or_else(|| self.ply_cap_outcome());
+            self.pass_if_stuck();
             return Vec::new();
         }
 
@@ -176,6 +178,7 @@ impl RefGame {
         }
         self.history.push(self.snapshot());
         self.outcome = self.end_of_game(mover, &result);
+        self.pass_if_stuck();
 
         let mut squares: Vec<Square> = result.removed.iter().chain(&result.trapped).map(|&p| square_of(p)).collect();
         squares.sort();
@@ -632,7 +635,29 @@ impl RefGame {
         Some(match self.rules.end.no_moves {
             NoMoves::Loses => Outcome { winner: Some(self.side.opponent()), reason: Reason::Stalemate },
             NoMoves::Material => self.material_outcome(Reason::Stalemate),
+            NoMoves::Pass => {
+                let mut other = self.clone();
+                other.side = self.side.opponent();
+                if other.legal_candidates().is_empty() {
+                    Outcome { winner: None, reason: Reason::Stalemate }
+                } else {
+                    return None;
+                }
+            }
         })
+    }
+
+    /// `no_moves = "pass"`: a side to move with no legal ply in a game that goes on hands
+    /// the turn to the other side; that position replaces the last one in the history.
+    fn pass_if_stuck(&mut self) {
+        if self.outcome.is_some() || self.rules.end.no_moves != NoMoves::Pass || !self.legal_candidates().is_empty() {
+            return;
+        }
+        if self.history.last() == Some(&self.snapshot()) {
+            self.history.pop();
+        }
+        self.side = self.side.opponent();
+        self.history.push(self.snapshot());
     }
 
     /// Step 8: the ply cap.

@@ -355,6 +355,7 @@ impl Position {
             pos.history.push(pos.hash);
         }
         pos.outcome = pos.final_checks();
+        pos.pass_if_stuck();
         Ok(pos)
     }
 
@@ -1224,6 +1225,7 @@ impl Position {
         };
         let dux_captured = enemy_dux_before != 0 && self.dux[mover.opponent().index()] == 0;
         self.outcome = self.end_checks(mover, mv, dux_captured);
+        self.pass_if_stuck();
         fx
     }
 
@@ -1416,8 +1418,11 @@ impl Position {
             }
         }
         // 3. (parcae order) no legal move before bare.
-        if end.stalemate_before_bare && !self.has_legal_move() {
-            return Some(self.no_moves_outcome());
+        if end.stalemate_before_bare
+            && !self.has_legal_move()
+            && let Some(o) = self.no_moves_outcome()
+        {
+            return Some(o);
         }
         // 4. Bare / annihilated.
         if end.lose_at_soldiers >= 0 {
@@ -1448,17 +1453,47 @@ impl Position {
         self.final_checks()
     }
 
-    fn no_moves_outcome(&self) -> Outcome {
-        match self.rules.end.no_moves {
+    /// The side to move has no legal ply: the outcome, or `None` when it passes
+    /// (`no_moves = "pass"` and the other side can move).
+    fn no_moves_outcome(&self) -> Option<Outcome> {
+        Some(match self.rules.end.no_moves {
             NoMoves::Loses => Outcome { winner: Some(self.turn.opponent()), reason: Reason::Stalemate },
             NoMoves::Material => self.material_outcome(Reason::Stalemate),
+            NoMoves::Pass if self.other_side_can_move() => return None,
+            NoMoves::Pass => Outcome { winner: None, reason: Reason::Stalemate },
+        })
+    }
+
+    /// Whether the side not to move would have a legal ply were it its turn (the same
+    /// history, for repetition rules).
+    fn other_side_can_move(&self) -> bool {
+        let mut p = self.clone();
+        p.turn = self.turn.opponent();
+        p.hash ^= BLACK_TO_MOVE;
+        p.has_legal_move()
+    }
+
+    /// With `no_moves = "pass"`: a side to move without a legal ply (and a game not over)
+    /// passes the turn. The position with the other side to move replaces the last entry
+    /// of the repetition history.
+    fn pass_if_stuck(&mut self) {
+        if self.outcome.is_some() || self.rules.end.no_moves != NoMoves::Pass || self.has_legal_move() {
+            return;
         }
+        if self.history.last() == Some(&self.hash) {
+            self.history.pop();
+        }
+        self.turn = self.turn.opponent();
+        self.hash ^= BLACK_TO_MOVE;
+        self.push_history();
     }
 
     /// Steps 7 and 8: no legal move for the side to move; the ply cap.
     fn final_checks(&self) -> Option<Outcome> {
-        if !self.has_legal_move() {
-            return Some(self.no_moves_outcome());
+        if !self.has_legal_move()
+            && let Some(o) = self.no_moves_outcome()
+        {
+            return Some(o);
         }
         if self.ply >= self.ply_cap {
             return Some(Outcome { winner: None, reason: Reason::PlyCap });
@@ -1520,6 +1555,44 @@ mod tests {
         let pos = Position::from_setup(&rs, &setup).unwrap();
         let mv = Move::movement("f5".parse().unwrap(), "f2".parse().unwrap());
         (rs, pos, mv)
+    }
+
+    /// A 5x5 game of stepping soldiers whose stuck side passes (`no_moves = "pass"`).
+    fn crowded_pass_rules() -> Ruleset {
+        Ruleset::from_toml_str(
+            "id = \"crowded\"\nname = \"t\"\nsource = \"test\"\nwidth = 5\nheight = 5\n\
+             [setup]\nlayout = \"ranks\"\nsoldier_ranks = 2\n[movement]\nsoldier = \"step\"\n\
+             [capture]\ncustodial = true\ncorner = \"none\"\n\
+             [end]\ndux_immobilized = \"off\"\nself_immobilization = \"allowed\"\nno_moves = \"pass\"\n\
+             repetition = \"illegal\"\nrepetition_count = 2\n",
+            "crowded.toml",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_side_without_a_legal_ply_passes_and_two_stuck_sides_draw() {
+        let rs = crowded_pass_rules();
+        // Black's a5 is shut in by b5 and a4; after White's e1-e2 Black cannot move.
+        let mut pos = Position::from_setup(&rs, &Setup::from_fen("sS3/S4/5/5/4S w").unwrap()).unwrap();
+        pos.play(Move::movement("e1".parse().unwrap(), "e2".parse().unwrap()));
+        assert_eq!(pos.outcome(), None);
+        assert_eq!(pos.side_to_move(), Color::White, "Black passed");
+        assert_eq!((pos.ply(), pos.plies_since_capture()), (1, 1), "a pass is not a ply");
+        assert!(pos.has_legal_move());
+        // Under the other rules the same ply ends the game.
+        let mut loses = rs.clone();
+        loses.end.no_moves = NoMoves::Loses;
+        let mut p = Position::from_setup(&loses, &Setup::from_fen("sS3/S4/5/5/4S w").unwrap()).unwrap();
+        p.play(Move::movement("e1".parse().unwrap(), "e2".parse().unwrap()));
+        assert_eq!(p.outcome(), Some(Outcome { winner: Some(Color::White), reason: Reason::Stalemate }));
+        // A full board: neither side can move, a draw.
+        let full = Ruleset::from_toml_str(&rs.to_toml().replace("width = 5", "width = 3").replace("height = 5", "height = 3").replace("soldier_ranks = 2", "soldier_ranks = 1"), "full.toml").unwrap();
+        let p = Position::from_setup(&full, &Setup::from_fen("sSs/SsS/sSs w").unwrap()).unwrap();
+        assert_eq!(p.outcome(), Some(Outcome { winner: None, reason: Reason::Stalemate }));
+        // A setup whose side to move is stuck starts with the other side to move.
+        let p = Position::from_setup(&rs, &Setup::from_fen("sS3/S4/5/5/4S b").unwrap()).unwrap();
+        assert_eq!((p.side_to_move(), p.outcome()), (Color::White, None));
     }
 
     #[test]

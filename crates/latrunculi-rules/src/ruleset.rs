@@ -291,6 +291,10 @@ pub enum NoMoves {
     Loses,
     /// The side with more pieces wins (`material`); equal is a draw (`stalemate`).
     Material,
+    /// It passes: the other side moves again (no ply is played: the ply and no-capture
+    /// counters stay). When neither side can move, a draw (`stalemate`). Ludii's
+    /// Kharebga.
+    Pass,
 }
 
 /// Who a level material count goes to (see [`End::material_tie`]).
