@@ -53,6 +53,13 @@ fn variants() -> Vec<(String, Ruleset)> {
     r.end.no_capture_limit = 20;
     v.push(("kowalski+material-tie-black+limit-20".into(), r));
     v.push(("crowded-4x5-step-pass".into(), crowded_pass()));
+    // Ludii's Bell: an empty corner is an anvil.
+    let mut r = b("bell");
+    r.capture.corner_anvil = true;
+    v.push(("bell+corner-anvil".into(), r));
+    let mut r = b("kowalski");
+    r.capture.corner_anvil = true;
+    v.push(("kowalski+corner-anvil".into(), r));
     for (name, rs) in &v {
         rs.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
     }

@@ -60,7 +60,9 @@ fn custodial(rules: &Rules, b: &Board, s: Pos, mover: Color) -> Vec<Flanked> {
     for d in capture_directions(rules) {
         let victim = step(s, d, 1);
         let anvil = step(s, d, 2);
-        if is_flankable_soldier(rules, b, victim, enemy) && is_capturer(rules, b, anvil, mover) {
+        // `corner_anvil`: an empty corner square is an anvil too.
+        let corner = rules.capture.corner_anvil && b.is_empty(anvil) && b.corners().contains(&anvil);
+        if is_flankable_soldier(rules, b, victim, enemy) && (is_capturer(rules, b, anvil, mover) || corner) {
             out.push((victim, (s, anvil)));
         }
     }

@@ -695,7 +695,10 @@ impl Position {
             } else if cap.custodial {
                 for &d in Self::line_dirs(cap.diagonal) {
                     let t = step(s, d);
-                    if self.is_victim(v.at(t), mover) && self.is_capturer(v.at(step(t, d)), mover) {
+                    let a = step(t, d);
+                    let anvil = self.is_capturer(v.at(a), mover)
+                        || (cap.corner_anvil && v.at(a) == EMPTY && self.is_corner(a));
+                    if self.is_victim(v.at(t), mover) && anvil {
                         fx.add(t, trap_code(axis_of(d)));
                     }
                 }
@@ -1593,6 +1596,37 @@ mod tests {
         // A setup whose side to move is stuck starts with the other side to move.
         let p = Position::from_setup(&rs, &Setup::from_fen("sS3/S4/5/5/4S b").unwrap()).unwrap();
         assert_eq!((p.side_to_move(), p.outcome()), (Color::White, None));
+    }
+
+    #[test]
+    fn an_empty_corner_is_an_anvil_with_corner_anvil() {
+        let rules = |anvil: bool| {
+            Ruleset::from_toml_str(
+                &format!(
+                    "id = \"t\"\nname = \"t\"\nsource = \"t\"\nwidth = 5\nheight = 5\n[setup]\nlayout = \"ranks\"\n\
+                     soldier_ranks = 1\n[capture]\ncorner = \"none\"\ncorner_anvil = {anvil}\n[end]\n\
+                     dux_immobilized = \"off\"\nself_immobilization = \"allowed\"\n"
+                ),
+                "t.toml",
+            )
+            .unwrap()
+        };
+        // d1-c1: b1 lies between c1 and the corner a1.
+        let mv = Move::movement("d1".parse().unwrap(), "c1".parse().unwrap());
+        let captured = |anvil: bool, fen: &str| {
+            let mut p = Position::from_setup(&rules(anvil), &Setup::from_fen(fen).unwrap()).unwrap();
+            p.play(mv).captured()
+        };
+        let b1: Vec<Square> = vec!["b1".parse().unwrap()];
+        assert_eq!(captured(true, "s4/5/5/5/1s1S1 w"), b1, "the empty corner a1 is the anvil");
+        assert!(captured(false, "s4/5/5/5/1s1S1 w").is_empty(), "without the parameter it is not");
+        assert_eq!(captured(true, "s4/5/5/5/Ss1S1 w"), b1, "a white piece on a1 is an anvil anyway");
+        assert!(captured(true, "s4/5/5/5/ss1S1 w").is_empty(), "a black piece on a1 is no anvil");
+        // The default keeps the canonical TOML; trap effects are refused.
+        assert!(!rules(false).to_toml().contains("corner_anvil"));
+        let mut bad = rules(true);
+        bad.capture.effect = CaptureEffect::Trap;
+        assert!(bad.validate().unwrap_err().contains("corner_anvil"));
     }
 
     #[test]

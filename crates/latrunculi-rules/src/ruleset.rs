@@ -225,6 +225,18 @@ pub struct Capture {
     /// a trapped enemy man is captured by stepping onto it (docs/rules.md:
     /// `capture_by_displacement`). Default false.
     pub capture_by_displacement: bool,
+    /// An empty corner square acts as an anvil of custodial capture (Ludii's Bell): an
+    /// enemy soldier between the landing piece and an empty corner is taken. [assumed]
+    /// A corner holding a piece is an anvil only if that piece is one (a capturer of the
+    /// mover). Needs `effect = "remove"`. Default false, left out of the canonical TOML.
+    #[serde(skip_serializing_if = "is_false")]
+    pub corner_anvil: bool,
+}
+
+/// For `skip_serializing_if`: parameters added later leave the canonical TOML (and so
+/// `params_hash`) of rulesets that do not use them unchanged.
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl Default for Capture {
@@ -243,6 +255,7 @@ impl Default for Capture {
             effect: CaptureEffect::Remove,
             removal_move: false,
             capture_by_displacement: false,
+            corner_anvil: false,
         }
     }
 }
@@ -808,6 +821,11 @@ impl Ruleset {
         }
         if self.capture.removal_move && self.capture.effect != CaptureEffect::Trap {
             return Err("capture.removal_move needs capture.effect = \"trap\"".into());
+        }
+        if self.capture.corner_anvil
+            && (self.capture.effect != CaptureEffect::Remove || !self.capture.custodial || self.capture.line)
+        {
+            return Err("capture.corner_anvil needs custodial capture (custodial = true, line = false) and capture.effect = \"remove\" (an empty corner holds nothing that could be a trap's holder)".into());
         }
         if self.capture.line && self.capture.effect == CaptureEffect::Trap {
             return Err("capture.line cannot be combined with capture.effect = \"trap\" (the holders of a trapped run are undefined)".into());
