@@ -6,7 +6,7 @@
 //! (default 400) the ply cap of each game.
 
 use latrunculi_reference::RefGame;
-use latrunculi_rules::ruleset::{CaptureEffect, MaterialTie, Placement, SelfImmobilization};
+use latrunculi_rules::ruleset::{CaptureEffect, HopOver, MaterialTie, Placement, SelfImmobilization};
 use latrunculi_rules::{Color, FastRng, Move, Position, Ruleset, Setup, Square};
 
 fn env_or(name: &str, default: u32) -> u32 {
@@ -60,6 +60,10 @@ fn variants() -> Vec<(String, Ruleset)> {
     let mut r = b("kowalski");
     r.capture.corner_anvil = true;
     v.push(("kowalski+corner-anvil".into(), r));
+    // Ludii's Seneca: hops only over own pieces or trapped enemies.
+    let mut r = b("schadler");
+    r.movement.hop_over = HopOver::OwnOrTrapped;
+    v.push(("schadler+hop-own-or-trapped".into(), r));
     for (name, rs) in &v {
         rs.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
     }

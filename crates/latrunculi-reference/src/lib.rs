@@ -367,8 +367,12 @@ impl RefGame {
     /// Whether a piece of `mover` may hop over the square `over` of board `b`.
     fn may_hop_over(&self, b: &Board, over: Pos, mover: Color) -> bool {
         let Some(cell) = b.get(over) else { return false };
-        if self.rules.movement.hop_over == HopOver::Enemy && cell.piece.color == mover {
-            return false;
+        let own = cell.piece.color == mover;
+        match self.rules.movement.hop_over {
+            HopOver::Any => {}
+            HopOver::Enemy if own => return false,
+            HopOver::OwnOrTrapped if !own && !cell.piece.trapped => return false,
+            _ => {}
         }
         !(self.rules.movement.no_jump_over_dux && cell.piece.kind == PieceKind::Dux)
     }

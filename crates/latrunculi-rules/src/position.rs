@@ -1101,7 +1101,11 @@ impl Position {
             if mv.no_jump_over_dux && c & DUX != 0 {
                 return false;
             }
-            mv.hop_over == HopOver::Any || (c & BLACK) as usize != me
+            match mv.hop_over {
+                HopOver::Any => true,
+                HopOver::Enemy => (c & BLACK) as usize != me,
+                HopOver::OwnOrTrapped => (c & BLACK) as usize == me || c & TRAPPED != 0,
+            }
         };
         let cell = |i: usize| if i == from { EMPTY } else { self.cells[i] };
         let mut visited = SquareSet::default();
@@ -1596,6 +1600,32 @@ mod tests {
         // A setup whose side to move is stuck starts with the other side to move.
         let p = Position::from_setup(&rs, &Setup::from_fen("sS3/S4/5/5/4S b").unwrap()).unwrap();
         assert_eq!((p.side_to_move(), p.outcome()), (Color::White, None));
+    }
+
+    #[test]
+    fn hops_over_own_pieces_or_trapped_enemies_only() {
+        // Schädler's rules (step, hop chains, trapping) with Seneca's hop restriction:
+        // White's d4 may hop its own d5 and Black's trapped c4, not Black's free e4.
+        let mut rs = Ruleset::builtin("schadler").unwrap();
+        let hops = |rs: &Ruleset| {
+            let setup = Setup::from_fen("8/8/8/2SS4/2tSs3/2S5/8/7s w").unwrap();
+            let p = Position::from_setup(rs, &setup).unwrap();
+            let from: Square = "d4".parse().unwrap();
+            let mut to: Vec<String> = p
+                .legal_move_list()
+                .into_iter()
+                .filter(|m| m.from == from && m.kind == MoveKind::Move)
+                .filter(|m| m.from.file().abs_diff(m.to.file()) + m.from.rank().abs_diff(m.to.rank()) > 1)
+                .map(|m| m.to.to_string())
+                .collect();
+            to.sort();
+            to
+        };
+        assert_eq!(hops(&rs), ["b4", "d6", "f4"], "any piece");
+        rs.movement.hop_over = HopOver::OwnOrTrapped;
+        assert_eq!(hops(&rs), ["b4", "d6"], "own d5 and trapped c4, not free e4");
+        rs.movement.hop_over = HopOver::Enemy;
+        assert_eq!(hops(&rs), ["b4", "f4"], "enemies only");
     }
 
     #[test]

@@ -99,6 +99,8 @@ pub enum HopOver {
     Any,
     /// Enemy pieces only.
     Enemy,
+    /// The mover's own pieces, or trapped enemy pieces (Ludii's Seneca).
+    OwnOrTrapped,
 }
 
 /// Movement parameters (`[movement]`).
