@@ -134,9 +134,11 @@ pub fn pieces_text(rs: &Ruleset) -> String {
 
 /// Runs `latrunculi rules`.
 pub fn run_rules(args: &RulesArgs) -> anyhow::Result<ExitCode> {
-    println!("{:<18} {:<7} {:<12} source", "id", "board", "pieces");
-    for rs in Ruleset::all_builtin() {
-        println!("{:<18} {:<7} {:<12} {}", rs.id, format!("{}x{}", rs.width, rs.height), pieces_text(&rs), rs.source);
+    let all = Ruleset::all_builtin();
+    let w = all.iter().map(|r| r.id.len()).max().unwrap_or(2);
+    println!("{:<w$} {:<7} {:<12} source", "id", "board", "pieces");
+    for rs in all {
+        println!("{:<w$} {:<7} {:<12} {}", rs.id, format!("{}x{}", rs.width, rs.height), pieces_text(&rs), rs.source);
         if args.verbose {
             println!("{}", rs.to_toml());
         }

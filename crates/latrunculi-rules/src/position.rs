@@ -76,6 +76,12 @@ impl Effects {
         self.items[..self.len as usize].iter().map(|&x| ((x & 0x1FF) as usize, (x >> 9) as u8))
     }
 
+    /// Whether the ply removes any piece (what clears the repetition history).
+    #[inline]
+    fn removes_any(&self) -> bool {
+        self.raw().any(|(_, c)| c == REMOVE)
+    }
+
     #[inline]
     fn removes(&self, m: usize) -> bool {
         self.raw().any(|(i, c)| i == m && c == REMOVE)
@@ -926,10 +932,12 @@ impl Position {
                 }
             }
         }
-        if self.rules.end.repetition == Repetition::Illegal && fx.is_empty() {
-            // A capture clears the history, so only quiet plies can repeat. Without traps
-            // (no release pass) the new hash follows directly from the moved piece.
-            let occurrences = if self.trapped == 0 && self.rules.capture.effect == CaptureEffect::Remove {
+        if self.rules.end.repetition == Repetition::Illegal && !fx.removes_any() {
+            // A removal clears the history, so only plies that remove nothing can repeat
+            // (a ply that traps can: traps are undone by releases). Without traps (no
+            // release pass, no trap set) the new hash follows directly from the moved
+            // piece.
+            let occurrences = if fx.is_empty() && self.trapped == 0 && self.rules.capture.effect == CaptureEffect::Remove {
                 let h = self.hash ^ BLACK_TO_MOVE ^ zobrist(from - PAD, piece) ^ zobrist(to - PAD, piece);
                 1 + self.history.iter().filter(|&&x| x == h).count()
             } else {
@@ -1600,6 +1608,28 @@ mod tests {
         // A setup whose side to move is stuck starts with the other side to move.
         let p = Position::from_setup(&rs, &Setup::from_fen("sS3/S4/5/5/4S b").unwrap()).unwrap();
         assert_eq!((p.side_to_move(), p.outcome()), (Color::White, None));
+    }
+
+    #[test]
+    fn a_ply_that_traps_can_repeat_a_position() {
+        // Found by the differential test on ludii-schadler-1994 (traps, no repeated state):
+        // Black's d4 trapped d5 (with d6), left (releasing it) and may not come back to
+        // trap it again, which recreates the position after f8-e8. The engine skipped the
+        // repetition check for any ply with effects, traps included.
+        let rs = Ruleset::builtin("ludii-schadler-1994").unwrap();
+        let moves = "g6g6 a8a8 e4e4 b4b4 f2f2 d7d7 f3f3 e3e3 b3b3 a7a7 g7g7 b2b2 b8b8 h8h8 d5d5 d6d6 f7f7 h4h4 \
+                     g1g1 b1b1 b7b7 c2c2 a3a3 c3c3 c8c8 h7h7 h5h5 f8f8 d3d3 a5a5 b5b5 a4a4 g6g5 e3e5 h5h3 e5e6 \
+                     h3g3 b2f4 f3h1 f4f5 g5e5 a4a6 h1h2 h8h6 e5g5 a5c7 g5g6 c3c4 e4e3 c2c1 d3d2 a7e5 d2d1 b4d4 \
+                     g3g4 f8e8 g7g5 d4e4 g5g7";
+        let mut pos = Position::new(&rs);
+        for t in moves.split_whitespace() {
+            let (from, to): (Square, Square) = (t[..2].parse().unwrap(), t[2..].parse().unwrap());
+            let mv = if from == to { Move::place(PieceKind::Soldier, to) } else { Move::movement(from, to) };
+            assert!(pos.try_play(mv).is_some(), "{t} is legal");
+        }
+        let back = Move::movement("e4".parse().unwrap(), "d4".parse().unwrap());
+        assert!(!pos.is_legal(back), "e4-d4 would repeat the position after f8-e8");
+        assert!(pos.effects(back).trapped() == vec!["d5".parse::<Square>().unwrap()], "it would trap d5");
     }
 
     #[test]

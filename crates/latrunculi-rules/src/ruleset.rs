@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::types::{Color, MAX_SIDE, PieceKind, Square};
 
 /// The built-in rulesets, embedded from `configs/rulesets/` at compile time.
-pub const BUILTIN: [(&str, &str); 12] = [
+pub const BUILTIN: [(&str, &str); 18] = [
     ("kowalski", include_str!("../../../configs/rulesets/kowalski.toml")),
     ("kowalski-parcae", include_str!("../../../configs/rulesets/kowalski-parcae.toml")),
     ("classical", include_str!("../../../configs/rulesets/classical.toml")),
@@ -30,6 +30,13 @@ pub const BUILTIN: [(&str, &str); 12] = [
     ("falkener", include_str!("../../../configs/rulesets/falkener.toml")),
     ("bell", include_str!("../../../configs/rulesets/bell.toml")),
     ("schadler", include_str!("../../../configs/rulesets/schadler.toml")),
+    // Ludii's rulesets (docs/rules.md §5), those the engine plays so far.
+    ("ludii-schadler-1994", include_str!("../../../configs/rulesets/ludii-schadler-1994.toml")),
+    ("ludii-schadler-2001", include_str!("../../../configs/rulesets/ludii-schadler-2001.toml")),
+    ("ludii-piso", include_str!("../../../configs/rulesets/ludii-piso.toml")),
+    ("ludii-quintana", include_str!("../../../configs/rulesets/ludii-quintana.toml")),
+    ("ludii-kowalski-10x11", include_str!("../../../configs/rulesets/ludii-kowalski-10x11.toml")),
+    ("ludii-kowalski-8x12", include_str!("../../../configs/rulesets/ludii-kowalski-8x12.toml")),
 ];
 
 /// Errors in finding, reading or validating a ruleset.
