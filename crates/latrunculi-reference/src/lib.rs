@@ -264,7 +264,10 @@ impl RefGame {
         } else {
             return Vec::new();
         };
-        let empty = self.board.all_squares().into_iter().filter(|&p| self.board.is_empty(p));
+        // `centre_empty`: the square on file W/2 and rank H/2 (from 0) takes no piece.
+        let centre = Square::new(self.rules.width / 2, self.rules.height / 2);
+        let open = |p: Pos| !(self.rules.centre_empty && Some(square_of(p)) == centre);
+        let empty = self.board.all_squares().into_iter().filter(|&p| self.board.is_empty(p) && open(p));
         empty.map(|p| Candidate { mv: Move::place(kind, square_of(p)), dir: None }).collect()
     }
 

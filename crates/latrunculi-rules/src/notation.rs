@@ -1069,7 +1069,9 @@ mod tests {
             let (mut suffixes, mut captures, mut traps) = (0, 0, 0);
             for _game in 0..3 {
                 let mut pos = Position::new(&rs);
-                for _ply in 0..90 {
+                // 90 plies of play after any placement phase.
+                let (hs, hd) = rs.in_hand();
+                for _ply in 0..90 + 2 * (hs as usize + hd as usize) {
                     let moves = pos.legal_move_list();
                     if moves.is_empty() {
                         break;

@@ -966,10 +966,11 @@ impl Position {
     fn for_each_legal(&self, mut f: impl FnMut(Move) -> bool) -> bool {
         if self.is_placement_phase() {
             let kind = if self.hand[self.turn.index()][0] > 0 { PieceKind::Soldier } else { PieceKind::Dux };
+            let centre = self.rules.centre_empty.then(|| (self.rules.width / 2, self.rules.height / 2));
             for r in 0..self.rules.height {
                 for fl in 0..self.rules.width {
                     let sq = Square::new(fl, r).expect("on board");
-                    if self.cells[mb(sq)] == EMPTY && !f(Move::place(kind, sq)) {
+                    if self.cells[mb(sq)] == EMPTY && centre != Some((fl, r)) && !f(Move::place(kind, sq)) {
                         return false;
                     }
                 }
@@ -1608,6 +1609,32 @@ mod tests {
         // A setup whose side to move is stuck starts with the other side to move.
         let p = Position::from_setup(&rs, &Setup::from_fen("sS3/S4/5/5/4S b").unwrap()).unwrap();
         assert_eq!((p.side_to_move(), p.outcome()), (Color::White, None));
+    }
+
+    #[test]
+    fn seega_placement_skips_the_centre_and_leaves_two_squares() {
+        for id in ["ludii-seega-6x6", "ludii-kharebga-6x7"] {
+            let rs = Ruleset::builtin(id).unwrap();
+            let centre = Square::new(rs.width / 2, rs.height / 2).unwrap();
+            let mut pos = Position::new(&rs);
+            let mut rng = crate::FastRng::new(3);
+            let mut placers = Vec::new();
+            while pos.is_placement_phase() {
+                let moves = pos.legal_move_list();
+                assert!(moves.iter().all(|m| m.to != centre), "{id}: the centre is offered");
+                placers.push(pos.side_to_move());
+                pos.play(moves[rng.below(moves.len())]);
+            }
+            let empty: Vec<Square> = (0..rs.height)
+                .flat_map(|r| (0..rs.width).map(move |f| Square::new(f, r).unwrap()))
+                .filter(|&s| pos.piece_at(s).is_none())
+                .collect();
+            assert_eq!(empty.len(), 2, "{id}: all squares but two are filled");
+            assert!(empty.contains(&centre), "{id}");
+            // Two per turn (W W B B ...), and White moves first once all is placed.
+            assert_eq!(&placers[..4], [Color::White, Color::White, Color::Black, Color::Black]);
+            assert_eq!(pos.side_to_move(), Color::White, "{id}");
+        }
     }
 
     #[test]

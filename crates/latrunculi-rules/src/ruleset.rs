@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::types::{Color, MAX_SIDE, PieceKind, Square};
 
 /// The built-in rulesets, embedded from `configs/rulesets/` at compile time.
-pub const BUILTIN: [(&str, &str); 18] = [
+pub const BUILTIN: [(&str, &str); 36] = [
     ("kowalski", include_str!("../../../configs/rulesets/kowalski.toml")),
     ("kowalski-parcae", include_str!("../../../configs/rulesets/kowalski-parcae.toml")),
     ("classical", include_str!("../../../configs/rulesets/classical.toml")),
@@ -37,6 +37,24 @@ pub const BUILTIN: [(&str, &str); 18] = [
     ("ludii-quintana", include_str!("../../../configs/rulesets/ludii-quintana.toml")),
     ("ludii-kowalski-10x11", include_str!("../../../configs/rulesets/ludii-kowalski-10x11.toml")),
     ("ludii-kowalski-8x12", include_str!("../../../configs/rulesets/ludii-kowalski-8x12.toml")),
+    ("ludii-seega-6x6", include_str!("../../../configs/rulesets/ludii-seega-6x6.toml")),
+    ("ludii-seega-6x7", include_str!("../../../configs/rulesets/ludii-seega-6x7.toml")),
+    ("ludii-seega-6x8", include_str!("../../../configs/rulesets/ludii-seega-6x8.toml")),
+    ("ludii-seega-7x8", include_str!("../../../configs/rulesets/ludii-seega-7x8.toml")),
+    ("ludii-seega-8x8", include_str!("../../../configs/rulesets/ludii-seega-8x8.toml")),
+    ("ludii-seega-8x9", include_str!("../../../configs/rulesets/ludii-seega-8x9.toml")),
+    ("ludii-seega-9x10", include_str!("../../../configs/rulesets/ludii-seega-9x10.toml")),
+    ("ludii-seega-10x10", include_str!("../../../configs/rulesets/ludii-seega-10x10.toml")),
+    ("ludii-seega-11x12", include_str!("../../../configs/rulesets/ludii-seega-11x12.toml")),
+    ("ludii-kharebga-6x6", include_str!("../../../configs/rulesets/ludii-kharebga-6x6.toml")),
+    ("ludii-kharebga-6x7", include_str!("../../../configs/rulesets/ludii-kharebga-6x7.toml")),
+    ("ludii-kharebga-6x8", include_str!("../../../configs/rulesets/ludii-kharebga-6x8.toml")),
+    ("ludii-kharebga-7x8", include_str!("../../../configs/rulesets/ludii-kharebga-7x8.toml")),
+    ("ludii-kharebga-8x8", include_str!("../../../configs/rulesets/ludii-kharebga-8x8.toml")),
+    ("ludii-kharebga-8x9", include_str!("../../../configs/rulesets/ludii-kharebga-8x9.toml")),
+    ("ludii-kharebga-9x10", include_str!("../../../configs/rulesets/ludii-kharebga-9x10.toml")),
+    ("ludii-kharebga-10x10", include_str!("../../../configs/rulesets/ludii-kharebga-10x10.toml")),
+    ("ludii-kharebga-11x12", include_str!("../../../configs/rulesets/ludii-kharebga-11x12.toml")),
 ];
 
 /// Errors in finding, reading or validating a ruleset.
@@ -497,6 +515,11 @@ pub struct SetupSpec {
     pub white: Vec<String>,
     /// `squares`: Black's pieces, same form.
     pub black: Vec<String>,
+    /// `in-hand`: no piece may be placed on the centre square, file `W/2` and rank `H/2`
+    /// counted from 0 ([assumed] on an even side; Ludii's Seega and Kharebga). Default
+    /// false, left out of the canonical TOML.
+    #[serde(skip_serializing_if = "is_false")]
+    pub centre_empty: bool,
 }
 
 impl Default for SetupSpec {
@@ -512,6 +535,7 @@ impl Default for SetupSpec {
             placement: Placement::OneEach,
             white: Vec::new(),
             black: Vec::new(),
+            centre_empty: false,
         }
     }
 }
@@ -529,6 +553,8 @@ pub struct Rules {
     pub has_dux: bool,
     /// The placement order, when pieces start in hand.
     pub placement: Placement,
+    /// The centre square (see [`SetupSpec::centre_empty`]) is closed to placements.
+    pub centre_empty: bool,
     /// Movement parameters.
     pub movement: Movement,
     /// Capture parameters.
@@ -681,6 +707,7 @@ impl Ruleset {
             first_player: self.first_player,
             has_dux: self.has_dux(),
             placement: self.setup.placement,
+            centre_empty: self.setup.centre_empty,
             movement: self.movement,
             capture: self.capture,
             combat: self.combat,
@@ -806,8 +833,9 @@ impl Ruleset {
                 if s.soldiers_in_hand == 0 {
                     return Err("setup.soldiers_in_hand must be at least 1 with layout = \"in-hand\"".into());
                 }
-                if total > w as u32 * h as u32 {
-                    return Err(format!("setup: {total} pieces in hand do not fit a {w}x{h} board"));
+                let room = w as u32 * h as u32 - u32::from(s.centre_empty);
+                if total > room {
+                    return Err(format!("setup: {total} pieces in hand do not fit the {room} squares open to them on a {w}x{h} board"));
                 }
             }
             Layout::Squares => {}
