@@ -193,14 +193,9 @@ fn encode(space: &ActionSpace, mv: Move) -> anyhow::Result<u32> {
     Ok(a as u32)
 }
 
-/// The sample of the position `before`, where `agent` chose `mv`.
-pub fn sample_of(
-    encoder: &ObservationEncoder,
-    space: &ActionSpace,
-    before: &Position,
-    agent: &dyn latrunculi_agents::Agent,
-    mv: Move,
-) -> anyhow::Result<Sample> {
+/// The sample of the position `before` where `mv` was played, its policy target still
+/// empty; an error if `mv` is not legal there.
+fn position_sample(encoder: &ObservationEncoder, space: &ActionSpace, before: &Position, mv: Move) -> anyhow::Result<Sample> {
     let shape = encoder.shape();
     let mut observation = vec![0.0f32; shape.iter().product()];
     encoder.write(before, ArrayViewMut3::from_shape(shape, observation.as_mut_slice())?)?;
@@ -211,7 +206,20 @@ pub fn sample_of(
     if legal.binary_search(&action).is_err() {
         anyhow::bail!("move {mv:?} (action {action}) is not among the legal moves");
     }
-    let policy = match agent.last_policy() {
+    Ok(Sample { observation, legal, policy: Vec::new(), action, ply: before.ply(), player: before.side_to_move() })
+}
+
+/// The sample of the position `before`, where `agent` chose `mv`.
+pub fn sample_of(
+    encoder: &ObservationEncoder,
+    space: &ActionSpace,
+    before: &Position,
+    agent: &dyn latrunculi_agents::Agent,
+    mv: Move,
+) -> anyhow::Result<Sample> {
+    let mut sample = position_sample(encoder, space, before, mv)?;
+    let (legal, action) = (&sample.legal, sample.action);
+    sample.policy = match agent.last_policy() {
         Some(dist) => {
             let mut out = Vec::with_capacity(dist.len());
             for (m, p) in dist {
@@ -229,7 +237,7 @@ pub fn sample_of(
         }
         None => vec![(action, 1.0)],
     };
-    Ok(Sample { observation, legal, policy, action, ply: before.ply(), player: before.side_to_move() })
+    Ok(sample)
 }
 
 /// Plays one game (exactly as `play` would) and collects a sample at every ply.
@@ -315,7 +323,6 @@ impl DatasetPlan {
     fn rebuild(&self, j: JournalGame) -> anyhow::Result<GameSamples> {
         let encoder = ObservationEncoder::new(&self.ruleset);
         let space = ActionSpace::for_rules(&self.ruleset.rules());
-        let shape = encoder.shape();
         let mut pos = Position::new(&self.ruleset);
         pos.set_ply_cap(self.ply_cap);
         if j.actions.len() != j.row.plies as usize || j.policies.len() != j.actions.len() {
@@ -324,15 +331,10 @@ impl DatasetPlan {
         let mut samples = Vec::with_capacity(j.actions.len());
         for (action, policy) in j.actions.into_iter().zip(j.policies) {
             let mv = space.decode(action as usize).map_err(|e| anyhow::anyhow!("game {}: action {action}: {e}", j.game))?;
-            let mut observation = vec![0.0f32; shape.iter().product()];
-            encoder.write(&pos, ArrayViewMut3::from_shape(shape, observation.as_mut_slice())?)?;
-            let mut legal =
-                pos.legal_move_list().into_iter().map(|m| encode(&space, m)).collect::<anyhow::Result<Vec<u32>>>()?;
-            legal.sort_unstable();
-            if legal.binary_search(&action).is_err() {
-                anyhow::bail!("game {}, ply {}: action {action} is not legal in the replay", j.game, pos.ply() + 1);
-            }
-            samples.push(Sample { observation, legal, policy, action, ply: pos.ply(), player: pos.side_to_move() });
+            let mut sample = position_sample(&encoder, &space, &pos, mv)
+                .with_context(|| format!("game {}, ply {} of the replay", j.game, pos.ply() + 1))?;
+            sample.policy = policy;
+            samples.push(sample);
             pos.play(mv);
         }
         let winner = winner_color(&j.row.winner)?;

@@ -192,30 +192,35 @@ pub fn summary_line(label: &str, agent: &str, seed: u64, s: &PairingSummary) -> 
 /// Games played in parallel between two looks at the results (SPRT, partial output).
 pub const CHUNK: u32 = 16;
 
-/// Plays one pairing (agent first) and returns its summary and games. Games are played
-/// in parallel chunks of [`CHUNK`]; after each chunk but the last, `on_chunk` sees the
-/// results so far (to save partial output). With a sequential test the games after the
-/// deciding one are dropped.
-#[allow(clippy::too_many_arguments)]
-pub fn play_pairing(
-    rs: &Ruleset,
-    label: &str,
-    agent: &str,
-    opponent: &str,
-    games: u32,
-    seed: u64,
-    ply_cap: u32,
-    sprt: Option<&Sprt>,
-    on_game: &(dyn Fn() + Sync),
-    on_chunk: &mut dyn FnMut(&PairingSummary, &[GameRow]) -> anyhow::Result<()>,
-) -> anyhow::Result<(PairingSummary, Vec<GameRow>)> {
-    play_pairing_from(rs, label, agent, opponent, games, seed, ply_cap, sprt, Vec::new(), on_game, on_chunk)
+/// A pairing's games so far, in game order, with the agent's results and the state of
+/// the sequential test.
+#[derive(Default)]
+struct PairingTally {
+    rows: Vec<GameRow>,
+    wdl: Wdl,
+    decision: Option<(SprtDecision, f64)>,
 }
 
-/// [`play_pairing`] continued from `resumed`, the pairing's first games as an earlier
-/// run played them (game indices `0..resumed.len()`).
+impl PairingTally {
+    /// Adds the next game; true once the sequential test has decided.
+    fn push(&mut self, row: GameRow, sprt: Option<&Sprt>) -> bool {
+        self.wdl = self.wdl + agent_result(&row, row.game);
+        self.rows.push(row);
+        let Some(t) = sprt else { return false };
+        let d = t.decide(&self.wdl);
+        self.decision = Some((d, t.llr(&self.wdl)));
+        d != SprtDecision::Continue
+    }
+}
+
+/// Plays one pairing (agent first) and returns its summary and games, continuing from
+/// `resumed`, the pairing's first games as an earlier run played them (game indices
+/// `0..resumed.len()`; empty for a fresh pairing). Games are played in parallel chunks
+/// of [`CHUNK`]; after each chunk but the last, `on_chunk` sees the results so far (to
+/// save partial output). With a sequential test the games after the deciding one are
+/// dropped.
 #[allow(clippy::too_many_arguments)]
-pub fn play_pairing_from(
+pub fn play_pairing(
     rs: &Ruleset,
     label: &str,
     agent: &str,
@@ -234,21 +239,13 @@ pub fn play_pairing_from(
         PairingSummary { opponent: opponent.to_string(), wdl, mean_plies, sprt }
     };
     let chunk = CHUNK;
-    let mut rows: Vec<GameRow> = Vec::new();
-    let mut wdl = Wdl::default();
-    let mut decision = None;
+    let mut tally = PairingTally::default();
     for row in resumed {
-        wdl = wdl + agent_result(&row, row.game);
-        rows.push(row);
-        if let Some(t) = sprt {
-            let d = t.decide(&wdl);
-            decision = Some((d, t.llr(&wdl)));
-            if d != SprtDecision::Continue {
-                return Ok((summarise(wdl, &rows, decision), rows));
-            }
+        if tally.push(row, sprt) {
+            return Ok((summarise(tally.wdl, &tally.rows, tally.decision), tally.rows));
         }
     }
-    let mut start = rows.len() as u32;
+    let mut start = tally.rows.len() as u32;
     'chunks: while start < games {
         let end = (start + chunk).min(games);
         let new: Vec<GameRow> = (start..end)
@@ -262,22 +259,16 @@ pub fn play_pairing_from(
             })
             .collect::<anyhow::Result<_>>()?;
         for row in new {
-            wdl = wdl + agent_result(&row, row.game);
-            rows.push(row);
-            if let Some(t) = sprt {
-                let d = t.decide(&wdl);
-                decision = Some((d, t.llr(&wdl)));
-                if d != SprtDecision::Continue {
-                    break 'chunks;
-                }
+            if tally.push(row, sprt) {
+                break 'chunks;
             }
         }
         start = end;
         if start < games {
-            on_chunk(&summarise(wdl, &rows, decision), &rows)?;
+            on_chunk(&summarise(tally.wdl, &tally.rows, tally.decision), &tally.rows)?;
         }
     }
-    Ok((summarise(wdl, &rows, decision), rows))
+    Ok((summarise(tally.wdl, &tally.rows, tally.decision), tally.rows))
 }
 
 /// Refuses to replace `path` unless `force`.
@@ -307,15 +298,15 @@ fn read_resumable(
     if header.iter().collect::<Vec<_>>() != crate::play::GAME_COLUMNS {
         anyhow::bail!("{}: the first line is not the games header; cannot resume", path.display());
     }
-    let mut out: Vec<Vec<GameRow>> = vec![Vec::new(); opponents.len()];
-    let (mut k, mut wdl) = (0usize, Wdl::default());
+    let mut out: Vec<Vec<GameRow>> = Vec::with_capacity(opponents.len());
+    let mut tally = PairingTally::default();
     for (n, row) in reader.deserialize::<GameRow>().enumerate() {
         let line = n + 2;
         let row = row.with_context(|| format!("{} line {line}: not a game row; cannot resume", path.display()))?;
-        let Some(opponent) = opponents.get(k) else {
+        let Some(opponent) = opponents.get(out.len()) else {
             anyhow::bail!("{} line {line}: more games than this run's pairings play; cannot resume", path.display());
         };
-        let g = out[k].len() as u32;
+        let g = tally.rows.len() as u32;
         let (white, black) = colours(agent, opponent, g, true);
         let want_seed = game_seed(args.seed, g);
         if row.ruleset != label
@@ -338,14 +329,14 @@ fn read_resumable(
                 args.ply_cap
             );
         }
-        wdl = wdl + agent_result(&row, g);
-        out[k].push(row);
-        let decided = sprt.is_some_and(|t| t.decide(&wdl) != SprtDecision::Continue);
-        if out[k].len() as u32 >= args.games || decided {
-            k += 1;
-            wdl = Wdl::default();
+        let decided = tally.push(row, sprt);
+        if tally.rows.len() as u32 >= args.games || decided {
+            out.push(std::mem::take(&mut tally).rows);
         }
     }
+    // The pairing the run stopped in, then nothing for the pairings not begun.
+    out.push(tally.rows);
+    out.resize_with(opponents.len(), Vec::new);
     Ok(out)
 }
 
@@ -399,7 +390,7 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
             }
             Ok(())
         };
-        let (summary, rows) = play_pairing_from(
+        let (summary, rows) = play_pairing(
             &rs,
             &label,
             &agent,
@@ -470,7 +461,7 @@ mod tests {
     fn results_are_counted_for_the_agent_whatever_its_colour() {
         let rs = Ruleset::builtin("petteia-xxi").unwrap();
         let (summary, rows) =
-            play_pairing(&rs, "petteia-xxi", "greedy", "random", 8, 5, 400, None, &|| (), &mut |_, _| Ok(())).unwrap();
+            play_pairing(&rs, "petteia-xxi", "greedy", "random", 8, 5, 400, None, Vec::new(), &|| (), &mut |_, _| Ok(())).unwrap();
         assert_eq!(rows.len(), 8);
         for (i, r) in rows.iter().enumerate() {
             assert_eq!(r.game, i as u32);
@@ -497,7 +488,7 @@ mod tests {
         let t = Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap();
         let mut looks = 0;
         let (summary, rows) =
-            play_pairing(&rs, "petteia-xxi", "greedy", "random", 200, 5, 400, Some(&t), &|| (), &mut |s, r| {
+            play_pairing(&rs, "petteia-xxi", "greedy", "random", 200, 5, 400, Some(&t), Vec::new(), &|| (), &mut |s, r| {
                 looks += 1;
                 assert_eq!(s.wdl.games() as usize, r.len());
                 Ok(())

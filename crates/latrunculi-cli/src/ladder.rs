@@ -287,19 +287,20 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
 /// Reads the pairings of a finished ladder (`pairings.csv`) for the agents of the agents file.
 pub fn read_pairings(path: &Path, agents: &[String]) -> anyhow::Result<Vec<(usize, usize, PairingSummary)>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let out = read_pairings_text(path, &text, agents)?;
+    let out: Vec<_> = read_pairings_text(path, &text, agents)?.into_iter().map(|(a, b, s, _)| (a, b, s)).collect();
     if out.is_empty() {
         anyhow::bail!("{} holds no pairings", path.display());
     }
     Ok(out)
 }
 
-/// Parses the text of a `pairings.csv` (named `path` in errors).
+/// Parses the text of a `pairings.csv` (named `path` in errors): each row's agents, its
+/// results and the row itself.
 fn read_pairings_text(
     path: &Path,
     text: &str,
     agents: &[String],
-) -> anyhow::Result<Vec<(usize, usize, PairingSummary)>> {
+) -> anyhow::Result<Vec<(usize, usize, PairingSummary, csv::StringRecord)>> {
     let mut reader = csv::Reader::from_reader(text.as_bytes());
     let mut out = Vec::new();
     for (k, record) in reader.records().enumerate() {
@@ -317,7 +318,7 @@ fn read_pairings_text(
         };
         let wdl = Wdl { wins: count(4)?, draws: count(5)?, losses: count(6)? };
         let summary = PairingSummary { opponent: cell(2)?.to_string(), wdl, mean_plies: 0.0, sprt: None };
-        out.push((index(cell(1)?)?, index(cell(2)?)?, summary));
+        out.push((index(cell(1)?)?, index(cell(2)?)?, summary, r.clone()));
     }
     Ok(out)
 }
@@ -355,11 +356,8 @@ fn read_finished(args: &LadderArgs, label: &str, agents: &[String], files: &[Pat
     }
     let mut done = Finished { pairings_text: format!("{header}\n"), ..Finished::default() };
     let summaries = read_pairings_text(pairings_path, &text, agents)?;
-    for (k, ((line_text, (a, b, s)), record)) in
-        lines.zip(summaries).zip(csv::Reader::from_reader(text.as_bytes()).into_records()).enumerate()
-    {
+    for (k, (line_text, (a, b, s, record))) in lines.zip(summaries).enumerate() {
         let line = k + 2;
-        let record = record.with_context(|| format!("{} line {line}", pairings_path.display()))?;
         let expected = pairs.get(k).ok_or_else(|| {
             anyhow::anyhow!("{} line {line}: more pairings than the agents file makes", pairings_path.display())
         })?;
@@ -464,6 +462,7 @@ fn play_round_robin(
             args.seed,
             args.ply_cap,
             None,
+            Vec::new(),
             &|| bar.inc(1),
             &mut |_, _| Ok(()),
         )?;
