@@ -6,7 +6,7 @@
 //! (default 400) the ply cap of each game.
 
 use latrunculi_reference::RefGame;
-use latrunculi_rules::ruleset::{CaptureEffect, HopOver, MaterialTie, Placement, SelfImmobilization};
+use latrunculi_rules::ruleset::{CaptureEffect, DuxCapture, HopOver, MaterialTie, Placement, SelfImmobilization};
 use latrunculi_rules::{Color, FastRng, Move, Position, Ruleset, Setup, Square};
 
 fn env_or(name: &str, default: u32) -> u32 {
@@ -64,6 +64,20 @@ fn variants() -> Vec<(String, Ruleset)> {
     let mut r = b("schadler");
     r.movement.hop_over = HopOver::OwnOrTrapped;
     v.push(("schadler+hop-own-or-trapped".into(), r));
+    // Ludii's Bell mechanics on a sliding game: a capture grants the capturer a further
+    // ply, the Dux is taken like a man (and taking it wins).
+    let mut r = b("kowalski");
+    r.capture.capture_grants_ply = true;
+    r.capture.dux = DuxCapture::LikeSoldier;
+    v.push(("kowalski+capture-grants-ply+dux-like-soldier".into(), r));
+    let mut r = b("ludii-bell-8x8");
+    r.end.bare_counts_dux = false;
+    r.end.win_by_dux_capture = true;
+    v.push(("ludii-bell-8x8+bare-soldiers-only+win-by-dux".into(), r));
+    // Ludii's Seneca's remove-then-move on Schädler's game.
+    let mut r = b("schadler");
+    r.capture.removal_then_move = true;
+    v.push(("schadler+removal-then-move".into(), r));
     for (name, rs) in &v {
         rs.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
     }
@@ -105,6 +119,31 @@ fn the_pass_variant_really_passes() {
     }
     assert!(passes > 0, "no pass in the crowded games: the variant tests nothing");
     eprintln!("{passes} passes");
+}
+
+#[test]
+fn granted_plies_happen_in_the_random_games() {
+    // A side moving twice in a row outside the placement phase: a further ply granted by
+    // a capture (Bell) or a move after a removal (Seneca). The comparison's random games
+    // of these rulesets must contain some, or it tests nothing of them.
+    for id in ["ludii-bell-8x8", "ludii-bell-8x7", "ludii-seneca"] {
+        let rs = Ruleset::builtin(id).unwrap();
+        let mut again = 0;
+        for g in 0..env_or("LATRUNCULI_DIFF_GAMES", 12) {
+            let mut pos = Position::new(&rs);
+            pos.set_ply_cap(env_or("LATRUNCULI_DIFF_CAP", 400));
+            let mut rng = FastRng::new(1000 + g as u64);
+            let mut moves = Vec::new();
+            while !pos.is_over() {
+                pos.legal_moves(&mut moves);
+                let (mover, placing) = (pos.side_to_move(), pos.is_placement_phase());
+                pos.play(moves[rng.below(moves.len())]);
+                again += usize::from(!placing && !pos.is_over() && pos.side_to_move() == mover);
+            }
+        }
+        assert!(again > 0, "{id}: no turn of two plies in the random games");
+        eprintln!("{id}: {again} turns went on");
+    }
 }
 
 fn board_text(rs: &Ruleset, f: impl Fn(Square) -> Option<latrunculi_rules::Piece>) -> String {

@@ -44,8 +44,16 @@ fn is_capturer(rules: &Rules, b: &Board, p: Pos, side: Color) -> bool {
 /// Whether `p` holds an enemy soldier that a flank (custodial, line, active corner) may
 /// take: under `effect = "trap"` it must be free.
 fn is_flankable_soldier(rules: &Rules, b: &Board, p: Pos, enemy: Color) -> bool {
-    b.has_soldier_of(p, enemy)
+    flank_target(rules, b, p, enemy)
         && !(rules.capture.effect == CaptureEffect::Trap && b.get(p).is_some_and(|c| c.piece.trapped))
+}
+
+/// Whether `p` holds an enemy piece of a kind that flanks take: a soldier, or the Dux
+/// too under `capture.dux = "like-soldier"`.
+fn flank_target(rules: &Rules, b: &Board, p: Pos, enemy: Color) -> bool {
+    b.has_soldier_of(p, enemy)
+        || (rules.capture.dux == DuxCapture::LikeSoldier
+            && b.get(p).is_some_and(|c| c.piece.color == enemy && c.piece.kind == PieceKind::Dux))
 }
 
 /// Directions used by custodial and line capture.
@@ -79,7 +87,7 @@ fn line(rules: &Rules, b: &Board, s: Pos, mover: Color) -> Vec<Flanked> {
     let mut out = Vec::new();
     for d in capture_directions(rules) {
         let mut k = 0;
-        while b.has_soldier_of(step(s, d, k + 1), enemy) {
+        while flank_target(rules, b, step(s, d, k + 1), enemy) {
             k += 1;
         }
         let closer = step(s, d, k + 1);
@@ -114,11 +122,11 @@ fn corner_active(rules: &Rules, b: &Board, s: Pos, mover: Color) -> Vec<Flanked>
 
 /// Passive corner: every enemy soldier on a corner whose on-board orthogonal neighbours
 /// all hold pieces of the mover (any pieces), wherever the mover landed.
-fn corner_passive(b: &Board, mover: Color) -> Vec<Pos> {
+fn corner_passive(rules: &Rules, b: &Board, mover: Color) -> Vec<Pos> {
     let enemy = mover.opponent();
     b.corners()
         .into_iter()
-        .filter(|&c| b.has_soldier_of(c, enemy))
+        .filter(|&c| flank_target(rules, b, c, enemy))
         .filter(|&c| b.neighbours4(c).iter().all(|&n| b.has_piece_of(n, mover)))
         .collect()
 }
@@ -193,7 +201,7 @@ fn dux_capture(rules: &Rules, b: &Board, s: Pos, mover: Color) -> Vec<Pos> {
             continue;
         }
         let ok = match rules.capture.dux {
-            DuxCapture::Never => false,
+            DuxCapture::Never | DuxCapture::LikeSoldier => false,
             DuxCapture::Enclosure => true,
             DuxCapture::FourSides => b.neighbours4(v).len() == 4,
         };
@@ -262,12 +270,12 @@ pub(crate) fn resolve_movement(rules: &Rules, before: &Board, from: Pos, to: Pos
         }
     }
     if cap.corner == CornerCapture::Passive {
-        taken.extend(corner_passive(&b, mover));
+        taken.extend(corner_passive(rules, &b, mover));
     }
     if cap.enclosure {
         taken.extend(enclosure(&b, s, mover));
     }
-    if cap.dux != DuxCapture::Never {
+    if cap.dux.by_enclosure() {
         taken.extend(dux_capture(rules, &b, s, mover));
     }
 

@@ -36,6 +36,8 @@ const DEFAULT_PLY_CAP: u32 = 1000;
 struct Snapshot {
     board: Board,
     side: Color,
+    /// The piece that must make the next ply (a ply granted by a capture).
+    pending: Option<Pos>,
     hand: [(u8, u8); 2],
 }
 
@@ -61,6 +63,9 @@ pub struct RefGame {
     rules: Rules,
     board: Board,
     side: Color,
+    /// The piece that must make the side to move's next ply, after a capture that grants
+    /// a further ply (`capture.capture_grants_ply`).
+    pending: Option<Pos>,
     /// `(soldiers, duxes)` in hand, indexed by [`Color::index`].
     hand: [(u8, u8); 2],
     /// Soldiers each side started with in hand (for the placement schedule).
@@ -92,6 +97,7 @@ impl RefGame {
             rules,
             board,
             side: rules.first_player,
+            pending: None,
             hand: [hand, hand],
             soldiers_in_hand_at_start: hand.0,
             plies: 0,
@@ -170,13 +176,27 @@ impl RefGame {
             return Vec::new();
         }
 
-        self.side = mover.opponent();
         let captured = !result.removed.is_empty();
+        // Who moves next: the remover again under `removal_then_move`; the capturing
+        // piece again under `capture_grants_ply`; otherwise the other side.
+        self.pending = None;
+        match mv.kind {
+            MoveKind::Remove if self.rules.capture.removal_then_move => {}
+            MoveKind::Move if captured && self.rules.capture.capture_grants_ply => self.pending = Some(pos_of(mv.to)),
+            _ => self.side = mover.opponent(),
+        }
         self.quiet_plies = if captured { 0 } else { self.quiet_plies + 1 };
         if captured {
             self.history.clear();
         }
         self.history.push(self.snapshot());
+        if self.pending.is_some() && self.legal_candidates().is_empty() {
+            // The capturing piece has no ply: the turn passes after all.
+            self.history.pop();
+            self.pending = None;
+            self.side = mover.opponent();
+            self.history.push(self.snapshot());
+        }
         self.outcome = self.end_of_game(mover, &result);
         self.pass_if_stuck();
 
@@ -236,7 +256,7 @@ impl RefGame {
     }
 
     fn snapshot(&self) -> Snapshot {
-        Snapshot { board: self.board.clone(), side: self.side, hand: self.hand }
+        Snapshot { board: self.board.clone(), side: self.side, pending: self.pending, hand: self.hand }
     }
 
     // ------------------------------------------------------------------------------
@@ -249,6 +269,11 @@ impl RefGame {
             return self.placement_candidates();
         }
         let mut out = self.movement_candidates();
+        if let Some(p) = self.pending {
+            // A granted ply: only the capturing piece moves.
+            out.retain(|c| pos_of(c.mv.from) == p);
+            return out;
+        }
         if self.rules.capture.removal_move {
             out.extend(self.removal_candidates());
         }
@@ -560,7 +585,8 @@ impl RefGame {
         if self.rules.end.repetition != Repetition::Illegal || !r.removed.is_empty() {
             return true;
         }
-        let after = Snapshot { board: r.board.clone(), side: self.side.opponent(), hand: self.hand };
+        // (Plies that keep the turn, removals and captures, are never repetitions.)
+        let after = Snapshot { board: r.board.clone(), side: self.side.opponent(), pending: None, hand: self.hand };
         let earlier = self.history.iter().filter(|s| **s == after).count() as u32;
         earlier + 1 < self.rules.end.repetition_count
     }
@@ -601,7 +627,12 @@ impl RefGame {
         }
         // 4. Bare / annihilated.
         if end.lose_at_soldiers >= 0 {
-            let left = self.board.count_soldiers(enemy) + self.hand[enemy.index()].0 as u32;
+            let (in_hand, duxes_in_hand) = self.hand[enemy.index()];
+            let left = if end.bare_counts_dux {
+                self.board.count_pieces(enemy) + in_hand as u32 + duxes_in_hand as u32
+            } else {
+                self.board.count_soldiers(enemy) + in_hand as u32
+            };
             if left as i64 <= end.lose_at_soldiers as i64 {
                 return win(mover, if self.rules.has_dux { Reason::Bare } else { Reason::Annihilated });
             }
@@ -645,6 +676,7 @@ impl RefGame {
             NoMoves::Pass => {
                 let mut other = self.clone();
                 other.side = self.side.opponent();
+                other.pending = None;
                 if other.legal_candidates().is_empty() {
                     Outcome { winner: None, reason: Reason::Stalemate }
                 } else {

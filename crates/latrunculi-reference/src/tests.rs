@@ -474,3 +474,107 @@ fn bell_dux_on_an_edge_is_never_captured() {
     assert_eq!(g.play(mv("h5", "a5")), vec![]);
     assert!(g.piece_at(sq("a4")).is_some());
 }
+
+// ---------------------------------------------------------------------------------
+// Ludii's mechanics: a capture that grants a further ply (Bell), the Dux captured like
+// a man, remove-then-move (Seneca). Each situation is played on both engines.
+// ---------------------------------------------------------------------------------
+
+/// Plays `plies` on the reference and the fast engine, checking after each that the
+/// side to move, the legal moves and the outcome agree; returns both.
+fn both(rs: &Ruleset, plies: &[Move]) -> (RefGame, latrunculi_rules::Position) {
+    let mut g = RefGame::new(rs);
+    let mut p = latrunculi_rules::Position::new(rs);
+    for &m in plies {
+        let mut fast: Vec<Move> = p.legal_move_list();
+        fast.sort();
+        let mut slow = g.legal_moves();
+        slow.sort();
+        assert_eq!(fast, slow, "legal moves before {m:?}");
+        g.play(m);
+        p.play(m);
+        assert_eq!(p.side_to_move(), g.side_to_move(), "side to move after {m:?}");
+        assert_eq!(p.outcome(), g.outcome(), "outcome after {m:?}");
+    }
+    (g, p)
+}
+
+#[test]
+fn bell_ludii_a_capture_grants_the_capturer_another_ply() {
+    let rs = position("ludii-bell-8x8", &["b3", "d4", "d5", "h1"], &["c4", "c5", "h8", "g8"]);
+    // b3-b4 takes c4 (anvil d4): White moves again, with the b4 piece only.
+    let (g, p) = both(&rs, &[mv("b3", "b4")]);
+    assert_eq!(g.piece_at(sq("c4")), None);
+    assert_eq!(g.side_to_move(), Color::White);
+    assert_eq!(p.pending(), Some(sq("b4")));
+    assert!(g.legal_moves().iter().all(|m| m.from == sq("b4")), "{:?}", g.legal_moves());
+    assert!(!is_legal(&g, mv("h1", "h2")));
+    // b4-b5 takes c5 (anvil d5): a second capture, and so a third ply.
+    let (g, p) = both(&rs, &[mv("b3", "b4"), mv("b4", "b5")]);
+    assert_eq!(g.piece_at(sq("c5")), None);
+    assert_eq!((g.side_to_move(), p.pending()), (Color::White, Some(sq("b5"))));
+    // A ply that takes nothing ends the turn.
+    let (g, p) = both(&rs, &[mv("b3", "b4"), mv("b4", "b5"), mv("b5", "b6")]);
+    assert_eq!((g.side_to_move(), p.pending()), (Color::Black, None));
+    // The continuing turn is written in the FEN and read back.
+    let (_, p) = both(&rs, &[mv("b3", "b4")]);
+    let fen = p.to_setup().to_fen();
+    assert!(fen.contains(" w:b4"), "{fen}");
+    let back = latrunculi_rules::Position::from_setup(&rs, &latrunculi_rules::Setup::from_fen(&fen).unwrap()).unwrap();
+    assert_eq!(back.legal_move_list(), p.legal_move_list());
+    assert_eq!(back.hash(), p.hash());
+}
+
+#[test]
+fn a_continuing_turn_is_refused_where_the_rules_grant_none() {
+    let rs = position("kowalski", &["b3", "Da1"], &["h8", "Dg8"]);
+    let mut s = latrunculi_rules::Position::new(&rs).to_setup();
+    s.pending = Some(sq("b3"));
+    let err = latrunculi_rules::Position::from_setup(&rs, &s).unwrap_err();
+    assert!(err.to_string().contains("grants no further ply"), "{err}");
+    let bell = position("ludii-bell-8x8", &["b3"], &["h8"]);
+    let mut s = latrunculi_rules::Position::new(&bell).to_setup();
+    s.pending = Some(sq("h8"));
+    assert!(latrunculi_rules::Position::from_setup(&bell, &s).is_err(), "a piece of the side not to move");
+}
+
+#[test]
+fn bell_ludii_dux_is_captured_like_a_man_and_no_pieces_loses() {
+    // The black Dux on c4 between b4 and d4; it is Black's last piece.
+    let rs = position("ludii-bell-8x8", &["b3", "d4", "h1"], &["Dc4"]);
+    let (g, p) = both(&rs, &[mv("b3", "b4")]);
+    assert_eq!(g.piece_at(sq("c4")), None);
+    assert_eq!(g.outcome(), Some(Outcome { winner: Some(Color::White), reason: Reason::Bare }));
+    assert_eq!(p.outcome(), g.outcome());
+    // With a man left the game goes on (the Dux counts, the men too).
+    let rs = position("ludii-bell-8x8", &["b3", "d4", "h1"], &["Dc4", "h8"]);
+    let (g, _) = both(&rs, &[mv("b3", "b4")]);
+    assert_eq!(g.outcome(), None);
+    // A Dux alone still keeps its side in the game.
+    let rs = position("ludii-bell-8x8", &["b3", "d4", "h1"], &["c4", "Dh8"]);
+    let (g, _) = both(&rs, &[mv("b3", "b4")]);
+    assert_eq!(g.outcome(), None);
+}
+
+#[test]
+fn seneca_removes_then_moves_in_the_same_turn() {
+    let rs = position("ludii-seneca", &["c4", "e5", "h1", "g1"], &["d4", "a8", "h8", "g8"]);
+    // e5-e4 traps d4; Black moves; White removes d4 and then, in the same turn, moves.
+    let first = [mv("e5", "e4"), mv("a8", "a7")];
+    let (g, _) = both(&rs, &first);
+    assert!(g.piece_at(sq("d4")).unwrap().trapped);
+    assert!(is_legal(&g, Move::remove(sq("d4"))));
+    let mut plies = first.to_vec();
+    plies.push(Move::remove(sq("d4")));
+    let (g, p) = both(&rs, &plies);
+    assert_eq!(g.piece_at(sq("d4")), None);
+    assert_eq!((g.side_to_move(), p.side_to_move()), (Color::White, Color::White));
+    assert!(g.legal_moves().iter().all(|m| m.kind == MoveKind::Move));
+    plies.push(mv("h1", "h2"));
+    let (g, _) = both(&rs, &plies);
+    assert_eq!(g.side_to_move(), Color::Black);
+    // Schädler's removal is the whole turn.
+    let rs = position("ludii-schadler-1994", &["c4", "e5", "h1", "g1"], &["d4", "a8", "h8", "g8"]);
+    let (g, _) = both(&rs, &[mv("e5", "e4"), mv("a8", "a7"), Move::remove(sq("d4"))]);
+    assert_eq!(g.side_to_move(), Color::Black);
+}

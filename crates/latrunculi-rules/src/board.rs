@@ -146,6 +146,13 @@ pub(crate) fn zobrist(raw: usize, c: u8) -> u64 {
 /// Key for Black to move.
 pub(crate) const BLACK_TO_MOVE: u64 = 0xF1E2_D3C4_B5A6_9788;
 
+/// Key for "the turn goes on with the piece on mailbox index `m`" (a ply granted by a
+/// capture); 0 for no such piece.
+#[inline]
+pub(crate) fn pending_key(m: usize) -> u64 {
+    if m == 0 { 0 } else { splitmix64(0x50E4_0000 ^ m as u64) }
+}
+
 /// Key for `count` pieces of `kind` in `color`'s hand.
 #[inline]
 pub(crate) fn hand_key(color: Color, kind: PieceKind, count: u8) -> u64 {

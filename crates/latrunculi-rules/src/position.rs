@@ -171,6 +171,9 @@ pub enum PositionError {
         /// The ruleset's number in hand at the start.
         max: u8,
     },
+    /// A continuing turn (`w:e4`) that the rules or the board do not allow.
+    #[error("the turn cannot go on with the piece on {0}: {1}")]
+    BadPending(Square, &'static str),
 }
 
 /// How the combat rules limit one piece's moves this ply.
@@ -233,6 +236,9 @@ pub struct Position {
     placements_done: u16,
     placements_total: u16,
     turn: Color,
+    /// Mailbox index of the piece that must make the side to move's next ply (a further
+    /// ply granted by a capture, `capture.capture_grants_ply`); 0 when none.
+    pending: usize,
     ply: u32,
     since_capture: u32,
     ply_cap: u32,
@@ -253,6 +259,7 @@ impl PartialEq for Position {
         self.rules == o.rules
             && self.cells == o.cells
             && self.turn == o.turn
+            && self.pending == o.pending
             && self.hand == o.hand
             && self.ply == o.ply
             && self.since_capture == o.since_capture
@@ -307,6 +314,7 @@ impl Position {
             placements_done: 0,
             placements_total: 2 * (hs as u16 + hd as u16),
             turn: setup.turn,
+            pending: 0,
             ply: setup.ply,
             since_capture: setup.since_capture,
             ply_cap: DEFAULT_PLY_CAP,
@@ -356,6 +364,23 @@ impl Position {
             }
             pos.put(mb(sq), c);
         }
+        if let Some(sq) = setup.pending {
+            let bad = |why| Err(PositionError::BadPending(sq, why));
+            if !rules.capture.capture_grants_ply {
+                return bad("this ruleset grants no further ply (capture.capture_grants_ply is off)");
+            }
+            if pos.is_placement_phase() {
+                return bad("pieces are still in hand");
+            }
+            if sq.file() >= rules.width || sq.rank() >= rules.height {
+                return bad("off the board");
+            }
+            let c = pos.cells[mb(sq)];
+            if !Self::is_piece_of(c, setup.turn.index()) || c & TRAPPED != 0 {
+                return bad("it is not a free piece of the side to move");
+            }
+            pos.pending = mb(sq);
+        }
         pos.hash = pos.compute_hash();
         if pos.rules.end.repetition != Repetition::Off {
             pos.history.push(pos.hash);
@@ -374,6 +399,7 @@ impl Position {
                 cap(c, PieceKind::Soldier) | if rules.capture.dux_captures { cap(c, PieceKind::Dux) } else { 0 };
             let o = c.opponent();
             self.victim_mask[c.index()] = cap(o, PieceKind::Soldier)
+                | if rules.capture.dux == DuxCapture::LikeSoldier { cap(o, PieceKind::Dux) } else { 0 }
                 | if rules.capture.effect == CaptureEffect::Remove {
                     1 << (cell_of(o, PieceKind::Soldier) | TRAPPED)
                 } else {
@@ -552,7 +578,14 @@ impl Position {
         s.hand = self.hand;
         s.ply = self.ply;
         s.since_capture = self.since_capture;
+        s.pending = (self.pending != 0).then(|| sq_of(self.pending));
         s
+    }
+
+    /// The piece that must make the side to move's next ply, when the turn goes on after
+    /// a capture (`capture.capture_grants_ply`).
+    pub fn pending(&self) -> Option<Square> {
+        (self.pending != 0).then(|| sq_of(self.pending))
     }
 
     /// A copy with the turn passed to the other side (no ply played, outcome cleared and
@@ -561,7 +594,8 @@ impl Position {
     pub fn with_turn_passed(&self) -> Position {
         let mut p = self.clone();
         p.turn = self.turn.opponent();
-        p.hash ^= BLACK_TO_MOVE;
+        p.hash ^= BLACK_TO_MOVE ^ pending_key(p.pending);
+        p.pending = 0;
         p.history.clear();
         p.outcome = None;
         p.outcome = p.final_checks();
@@ -611,7 +645,7 @@ impl Position {
     }
 
     fn compute_hash(&self) -> u64 {
-        let mut h = if self.turn == Color::Black { BLACK_TO_MOVE } else { 0 };
+        let mut h = if self.turn == Color::Black { BLACK_TO_MOVE } else { 0 } ^ pending_key(self.pending);
         for c in Color::ALL {
             for m in self.occ[c.index()].iter_mb() {
                 h ^= zobrist(m - PAD, self.cells[m]);
@@ -774,7 +808,7 @@ impl Position {
                 }
             }
         }
-        if cap.enclosure || cap.dux != DuxCapture::Never {
+        if cap.enclosure || cap.dux.by_enclosure() {
             for &d in &ORTH {
                 let e = step(s, d);
                 let c = v.at(e);
@@ -782,7 +816,7 @@ impl Position {
                     continue;
                 }
                 let is_dux = c & DUX != 0;
-                let wanted = if is_dux { cap.dux != DuxCapture::Never } else { cap.enclosure };
+                let wanted = if is_dux { cap.dux.by_enclosure() } else { cap.enclosure };
                 if !wanted {
                     continue;
                 }
@@ -980,7 +1014,7 @@ impl Position {
         let me = self.turn.index();
         let mv = &self.rules.movement;
         let cap = &self.rules.capture;
-        if cap.removal_move && self.trapped > 0 {
+        if cap.removal_move && self.trapped > 0 && self.pending == 0 {
             for m in self.occ[me ^ 1].iter_mb() {
                 if self.cells[m] & TRAPPED != 0 && !f(Move::remove(sq_of(m))) {
                     return false;
@@ -993,7 +1027,7 @@ impl Position {
         let own_dux = self.dux[me];
         for from in self.occ[me].iter_mb() {
             let piece = self.cells[from];
-            if piece & TRAPPED != 0 {
+            if piece & TRAPPED != 0 || (self.pending != 0 && from != self.pending) {
                 continue;
             }
             let limit = self.limit_of(from, piece);
@@ -1281,7 +1315,7 @@ impl Position {
         let c = self.take(at);
         self.hash ^= zobrist(at - PAD, c);
         self.release_pass();
-        self.finish_movement_ply(true);
+        self.finish_movement_ply(true, self.rules.capture.removal_then_move, 0);
     }
 
     fn apply_movement(&mut self, from: usize, to: usize, piece: u8, _dir: i32, fx: Effects) {
@@ -1315,12 +1349,23 @@ impl Position {
         if self.trapped > 0 {
             self.release_pass();
         }
-        self.finish_movement_ply(captured);
+        let grants = captured && self.rules.capture.capture_grants_ply;
+        self.finish_movement_ply(captured, grants, if grants { to } else { 0 });
     }
 
-    fn finish_movement_ply(&mut self, captured: bool) {
-        self.turn = self.turn.opponent();
-        self.hash ^= BLACK_TO_MOVE;
+    /// Ends a movement or removal ply: the turn passes unless `keep_turn`; with
+    /// `continue_with` (a mailbox index) the next ply must move that piece, and if it has
+    /// none the turn passes after all.
+    fn finish_movement_ply(&mut self, captured: bool, keep_turn: bool, continue_with: usize) {
+        self.hash ^= pending_key(self.pending);
+        self.pending = 0;
+        if keep_turn {
+            self.pending = continue_with;
+            self.hash ^= pending_key(continue_with);
+        } else {
+            self.turn = self.turn.opponent();
+            self.hash ^= BLACK_TO_MOVE;
+        }
         self.ply += 1;
         if captured {
             self.since_capture = 0;
@@ -1329,6 +1374,17 @@ impl Position {
             self.since_capture += 1;
         }
         self.push_history();
+        if continue_with != 0 && !self.has_legal_move() {
+            // The capturing piece has no ply: the turn passes after all (that position
+            // replaces this one in the repetition history).
+            if self.history.last() == Some(&self.hash) {
+                self.history.pop();
+            }
+            self.hash ^= pending_key(self.pending) ^ BLACK_TO_MOVE;
+            self.pending = 0;
+            self.turn = self.turn.opponent();
+            self.push_history();
+        }
     }
 
     #[inline]
@@ -1442,7 +1498,10 @@ impl Position {
         }
         // 4. Bare / annihilated.
         if end.lose_at_soldiers >= 0 {
-            let left = self.soldiers[opp] as i32 + self.hand[opp][0] as i32;
+            let mut left = self.soldiers[opp] as i32 + self.hand[opp][0] as i32;
+            if end.bare_counts_dux {
+                left += i32::from(self.dux[opp] != 0) + self.hand[opp][1] as i32;
+            }
             if left <= end.lose_at_soldiers {
                 return win(if self.rules.has_dux { Reason::Bare } else { Reason::Annihilated });
             }
@@ -1485,7 +1544,8 @@ impl Position {
     fn other_side_can_move(&self) -> bool {
         let mut p = self.clone();
         p.turn = self.turn.opponent();
-        p.hash ^= BLACK_TO_MOVE;
+        p.hash ^= BLACK_TO_MOVE ^ pending_key(p.pending);
+        p.pending = 0;
         p.has_legal_move()
     }
 

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::types::{Color, MAX_SIDE, PieceKind, Square};
 
 /// The built-in rulesets, embedded from `configs/rulesets/` at compile time.
-pub const BUILTIN: [(&str, &str); 36] = [
+pub const BUILTIN: [(&str, &str); 40] = [
     ("kowalski", include_str!("../../../configs/rulesets/kowalski.toml")),
     ("kowalski-parcae", include_str!("../../../configs/rulesets/kowalski-parcae.toml")),
     ("classical", include_str!("../../../configs/rulesets/classical.toml")),
@@ -33,10 +33,14 @@ pub const BUILTIN: [(&str, &str); 36] = [
     // Ludii's rulesets (docs/rules.md §5), those the engine plays so far.
     ("ludii-schadler-1994", include_str!("../../../configs/rulesets/ludii-schadler-1994.toml")),
     ("ludii-schadler-2001", include_str!("../../../configs/rulesets/ludii-schadler-2001.toml")),
+    ("ludii-seneca", include_str!("../../../configs/rulesets/ludii-seneca.toml")),
     ("ludii-piso", include_str!("../../../configs/rulesets/ludii-piso.toml")),
     ("ludii-quintana", include_str!("../../../configs/rulesets/ludii-quintana.toml")),
     ("ludii-kowalski-10x11", include_str!("../../../configs/rulesets/ludii-kowalski-10x11.toml")),
     ("ludii-kowalski-8x12", include_str!("../../../configs/rulesets/ludii-kowalski-8x12.toml")),
+    ("ludii-falkener", include_str!("../../../configs/rulesets/ludii-falkener.toml")),
+    ("ludii-bell-8x7", include_str!("../../../configs/rulesets/ludii-bell-8x7.toml")),
+    ("ludii-bell-8x8", include_str!("../../../configs/rulesets/ludii-bell-8x8.toml")),
     ("ludii-seega-6x6", include_str!("../../../configs/rulesets/ludii-seega-6x6.toml")),
     ("ludii-seega-6x7", include_str!("../../../configs/rulesets/ludii-seega-6x7.toml")),
     ("ludii-seega-6x8", include_str!("../../../configs/rulesets/ludii-seega-6x8.toml")),
@@ -198,6 +202,16 @@ pub enum DuxCapture {
     /// When the mover lands next to it and all four orthogonal neighbours are on the
     /// board and hold pieces of the mover (Bell: never on an edge).
     FourSides,
+    /// By the same flanks as a soldier (custodial and corner capture, and line capture's
+    /// runs), as in Ludii's Bell rulesets. Needs `effect = "remove"`.
+    LikeSoldier,
+}
+
+impl DuxCapture {
+    /// The Dux is taken by its own enclosure rule (`enclosure` or `four-sides`).
+    pub fn by_enclosure(self) -> bool {
+        matches!(self, DuxCapture::Enclosure | DuxCapture::FourSides)
+    }
 }
 
 /// What a custodial flank does to the flanked enemy soldier.
@@ -258,6 +272,17 @@ pub struct Capture {
     /// mover). Needs `effect = "remove"`. Default false, left out of the canonical TOML.
     #[serde(skip_serializing_if = "is_false")]
     pub corner_anvil: bool,
+    /// A removal ply (`removal_move`) leaves the turn with the remover, who then removes
+    /// another trapped enemy or moves (Ludii's Seneca: remove, then move). Default false:
+    /// the removal is the whole turn (Schädler).
+    #[serde(skip_serializing_if = "is_false")]
+    pub removal_then_move: bool,
+    /// A movement ply that removes at least one enemy piece grants the capturing piece a
+    /// further ply in the same turn (which may capture again and so earn another); the
+    /// turn passes when that piece has no legal ply (Ludii's Bell). The further ply is
+    /// compulsory, as in Ludii. Needs `effect = "remove"`. Default false.
+    #[serde(skip_serializing_if = "is_false")]
+    pub capture_grants_ply: bool,
 }
 
 /// For `skip_serializing_if`: parameters added later leave the canonical TOML (and so
@@ -283,6 +308,8 @@ impl Default for Capture {
             removal_move: false,
             capture_by_displacement: false,
             corner_anvil: false,
+            removal_then_move: false,
+            capture_grants_ply: false,
         }
     }
 }
@@ -421,6 +448,11 @@ pub struct End {
     /// is level: `draw` (default), `white` or `black`.
     #[serde(skip_serializing_if = "MaterialTie::is_draw")]
     pub material_tie: MaterialTie,
+    /// `lose_at_soldiers` counts the Dux (on the board or in hand) as well as the
+    /// soldiers: "a side with no pieces left loses" when the Dux can be captured
+    /// (Ludii's Bell). Default false.
+    #[serde(skip_serializing_if = "is_false")]
+    pub bare_counts_dux: bool,
 }
 
 impl Default for End {
@@ -438,6 +470,7 @@ impl Default for End {
             repetition_count: 3,
             stalemate_before_bare: false,
             material_tie: MaterialTie::Draw,
+            bare_counts_dux: false,
         }
     }
 }
@@ -863,6 +896,15 @@ impl Ruleset {
             && (self.capture.effect != CaptureEffect::Remove || !self.capture.custodial || self.capture.line)
         {
             return Err("capture.corner_anvil needs custodial capture (custodial = true, line = false) and capture.effect = \"remove\" (an empty corner holds nothing that could be a trap's holder)".into());
+        }
+        if self.capture.removal_then_move && !self.capture.removal_move {
+            return Err("capture.removal_then_move needs capture.removal_move = true".into());
+        }
+        if self.capture.capture_grants_ply && self.capture.effect != CaptureEffect::Remove {
+            return Err("capture.capture_grants_ply needs capture.effect = \"remove\" (a trap is not a capture)".into());
+        }
+        if self.capture.dux == DuxCapture::LikeSoldier && self.capture.effect != CaptureEffect::Remove {
+            return Err("capture.dux = \"like-soldier\" needs capture.effect = \"remove\"".into());
         }
         if self.capture.line && self.capture.effect == CaptureEffect::Trap {
             return Err("capture.line cannot be combined with capture.effect = \"trap\" (the holders of a trapped run are undefined)".into());

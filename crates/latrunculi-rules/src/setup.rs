@@ -4,12 +4,14 @@
 //!
 //! FEN: ranks from the top, separated by `/`; `S`/`s` soldier, `D`/`d` Dux, `T`/`t`
 //! trapped soldier (upper case White), digits for runs of empty squares; then `w` or `b`
-//! for the side to move; optionally the hands as `WS,WD/BS,BD` (or `-`), the plies since
+//! for the side to move (`w:e4`: White continues its turn with the piece on e4, after a
+//! capture that grants a further ply); optionally the hands as `WS,WD/BS,BD` (or `-`), the plies since
 //! the last capture and the ply number. Example (XXI 10 × 8):
 //! `ssssssssss/4d5/10/10/10/10/5D4/SSSSSSSSSS w`.
 //!
 //! Diagram: one line per rank from the top, `rank  cells...` with `.` for empty squares,
-//! a line of file letters, and a line `White to move` / `Black to move`, optionally
+//! a line of file letters, and a line `White to move` / `Black to move` (with
+//! ` with e4` when the turn goes on with the piece on e4), optionally
 //! followed by `In hand: white S,D black S,D`.
 
 use std::fmt::Write as _;
@@ -63,6 +65,9 @@ pub struct Setup {
     pub ply: u32,
     /// Movement plies since the last capture.
     pub since_capture: u32,
+    /// The piece that must make the side to move's next ply, when the turn goes on after
+    /// a capture (`capture.capture_grants_ply`).
+    pub pending: Option<Square>,
 }
 
 impl Setup {
@@ -76,6 +81,7 @@ impl Setup {
             hand: [[0; 2]; 2],
             ply: 0,
             since_capture: 0,
+            pending: None,
         }
     }
 
@@ -142,6 +148,9 @@ impl Setup {
         }
         out.push(' ');
         out.push(if self.turn == Color::White { 'w' } else { 'b' });
+        if let Some(p) = self.pending {
+            write!(out, ":{p}").expect("string");
+        }
         let has_hand = self.hand.iter().flatten().any(|&n| n > 0);
         if has_hand || self.since_capture > 0 || self.ply > 0 {
             let [[a, b], [c, d]] = self.hand;
@@ -182,7 +191,12 @@ impl Setup {
         }
         let mut s = Setup::from_rows(rows)?;
         if let Some(side) = fields.next() {
+            let (side, pending) = match side.split_once(':') {
+                Some((side, sq)) => (side, Some(parse_square(sq)?)),
+                None => (side, None),
+            };
             s.turn = parse_side(side)?;
+            s.pending = pending;
         }
         if let Some(hand) = fields.next()
             && hand != "-"
@@ -237,7 +251,11 @@ impl Setup {
             write!(out, " {}", (b'a' + f) as char).expect("string");
         }
         out.push('\n');
-        writeln!(out, "{} to move", if self.turn == Color::White { "White" } else { "Black" }).expect("string");
+        let side = if self.turn == Color::White { "White" } else { "Black" };
+        match self.pending {
+            Some(p) => writeln!(out, "{side} to move with {p}").expect("string"),
+            None => writeln!(out, "{side} to move").expect("string"),
+        }
         if self.hand.iter().flatten().any(|&n| n > 0) {
             let [[a, b], [c, d]] = self.hand;
             writeln!(out, "In hand: white {a},{b} black {c},{d}").expect("string");
@@ -254,6 +272,7 @@ impl Setup {
         }
         let mut rows = Vec::new();
         let mut turn = None;
+        let mut pending = None;
         let mut hand = None;
         for line in trimmed.lines() {
             let line = line.trim();
@@ -273,6 +292,9 @@ impl Setup {
                 rows.push(row);
             } else if line.ends_with("to move") {
                 turn = Some(parse_side(first)?);
+            } else if let Some((head, sq)) = line.rsplit_once(" to move with ") {
+                turn = Some(parse_side(head)?);
+                pending = Some(parse_square(sq.trim())?);
             } else if let Some(rest) = line.strip_prefix("In hand:") {
                 let t: Vec<&str> = rest.split_whitespace().collect();
                 if t.len() != 4 || t[0] != "white" || t[2] != "black" {
@@ -288,6 +310,7 @@ impl Setup {
         if let Some(t) = turn {
             s.turn = t;
         }
+        s.pending = pending;
         if let Some(h) = hand {
             s.hand = h;
         }
@@ -301,6 +324,10 @@ fn parse_side(s: &str) -> Result<Color, SetupError> {
         "b" | "black" => Ok(Color::Black),
         _ => Err(SetupError::BadSide(s.into())),
     }
+}
+
+fn parse_square(s: &str) -> Result<Square, SetupError> {
+    s.parse().map_err(|_| SetupError::BadField(s.into(), "the piece that continues the turn is written as a square, e.g. w:e4"))
 }
 
 fn parse_hand(s: &str) -> Result<[[u8; 2]; 2], SetupError> {
@@ -369,5 +396,18 @@ mod tests {
         assert!(matches!(Setup::from_fen("3/3/3 q"), Err(SetupError::BadSide(_))));
         assert!(Setup::from_fen("3/3/3 w 1,0").is_err());
         assert!(Setup::from_fen("").is_err());
+        assert!(Setup::from_fen("3/3/3 w:z9").is_err());
+        assert!(Setup::from_fen("3/3/3 w:").is_err());
+    }
+
+    #[test]
+    fn a_continuing_turn_round_trips() {
+        let mut s = Setup::from_fen("3/1S1/3 w").unwrap();
+        s.pending = Some("b2".parse().unwrap());
+        let fen = s.to_fen();
+        assert_eq!(fen, "3/1S1/3 w:b2");
+        assert_eq!(Setup::from_fen(&fen).unwrap(), s);
+        assert!(s.diagram().contains("White to move with b2"), "{}", s.diagram());
+        assert_eq!(Setup::parse(&s.diagram()).unwrap(), s);
     }
 }
