@@ -11,6 +11,7 @@ mod dataset;
 mod elo;
 mod eval;
 mod ladder;
+mod metrics;
 mod play;
 mod replay;
 mod rules;
@@ -51,6 +52,8 @@ enum Command {
     Ladder(ladder::LadderArgs),
     /// Games between two agents as a training dataset: games.jsonl and .npy arrays (data/README.md).
     Dataset(dataset::DatasetArgs),
+    /// Game-design metrics with 95% intervals per cell of a games CSV (replays every game).
+    Metrics(metrics::MetricsArgs),
 }
 
 /// Options shared by commands that take a ruleset.
@@ -105,6 +108,7 @@ fn main() -> ExitCode {
         Command::Eval(a) => eval::run(&a),
         Command::Ladder(a) => ladder::run(&a),
         Command::Dataset(a) => dataset::run(&a),
+        Command::Metrics(a) => metrics::run(&a),
     };
     match result {
         Ok(code) => code,

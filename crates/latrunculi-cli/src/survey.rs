@@ -14,7 +14,30 @@
 //! swap = true        # odd-numbered games swap the two specs (default true)
 //! ply_cap = 1000     # hard ply cap (default 1000)
 //! out = "experiments/NAME"   # output folder (or --out)
+//! # Adaptive sample sizes (optional): `games` becomes the cap of every cell.
+//! min_games = 50     # first games of every cell
+//! batch = 50         # games added to a cell per round (default: min_games)
+//! half_width = 0.05  # a cell stops once its draw rate's 95% interval is this narrow
 //! ```
+//!
+//! # Adaptive cells
+//!
+//! With `min_games`, a cell plays games `0..min_games`, then, round after round, `batch`
+//! more, until the Wilson 95% interval of its draw rate is at most `±half_width` wide
+//! or it reaches `games`. The decision looks only at a cell's own games `0..n` at the
+//! round boundaries `n = min_games, min_games + batch, …, games`, and games are
+//! deterministic, so a cell always stops at the same game count: an interrupted run,
+//! a resumed one and a sharded one agree.
+//!
+//! # Shards
+//!
+//! `--shard K/N` plays only the cells whose index in experiment order (rulesets outer,
+//! pairings inner, from 0) is `K-1` modulo `N`, into its own folder (its fingerprint
+//! names the shard). `--merge DIR...` combines the folders of all `N` shards into `--out`
+//! (a fresh folder, or one holding the same survey), checking each shard's fingerprint
+//! and that every cell is complete, and writes the same `games.csv` and `summary.csv`,
+//! byte for byte, as one unsharded run. A SLURM job array runs shard
+//! `$SLURM_ARRAY_TASK_ID/N` per task (see experiments/README.md).
 //!
 //! Unknown keys are errors. Rulesets resolve like `--ruleset` of the other commands
 //! (`configs/rulesets/<id>.toml` under the working directory first, then the built-in
@@ -61,10 +84,24 @@ pub struct SurveyArgs {
     /// Directory of ruleset files consulted before the built-in ones.
     #[arg(long, default_value = "configs/rulesets")]
     pub rules_dir: PathBuf,
+    /// Play only shard K of N (`K/N`, 1 ≤ K ≤ N): the cells whose index is K-1 modulo N.
+    #[arg(long, value_parser = parse_shard)]
+    pub shard: Option<(u32, u32)>,
+    /// Merge the output folders of all shards of this survey into `--out` (plays nothing).
+    #[arg(long, num_args = 1.., conflicts_with = "shard")]
+    pub merge: Vec<PathBuf>,
+}
+
+/// Reads `K/N` with 1 ≤ K ≤ N.
+fn parse_shard(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("'{s}' is not a shard K/N with 1 <= K <= N (e.g. 2/3)");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u32, u32) = (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    if k == 0 || k > n { Err(bad()) } else { Ok((k, n)) }
 }
 
 /// An experiment file as written.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SurveyConfig {
     /// Ruleset ids (or files), each optionally with a board: `id@WxH`.
@@ -85,6 +122,27 @@ pub struct SurveyConfig {
     /// Output folder.
     #[serde(default)]
     pub out: Option<PathBuf>,
+    /// Adaptive cells: the games every cell plays first (`games` is then the cap).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_games: Option<u32>,
+    /// Adaptive cells: games added per round (default `min_games`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<u32>,
+    /// Adaptive cells: the largest half-width of the draw rate's 95% interval at which a
+    /// cell stops (default 0.05).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub half_width: Option<f64>,
+}
+
+/// The stopping rule of adaptive cells.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Adaptive {
+    /// Games played before the first look.
+    pub min_games: u32,
+    /// Games added per round.
+    pub batch: u32,
+    /// Target half-width of the draw rate's Wilson 95% interval.
+    pub half_width: f64,
 }
 
 fn default_seed() -> u64 {
@@ -129,6 +187,22 @@ impl Survey {
         if config.ply_cap == 0 {
             bail!("`ply_cap` must be at least 1");
         }
+        if config.min_games.is_none() && (config.batch.is_some() || config.half_width.is_some()) {
+            bail!("`batch` and `half_width` need `min_games` (adaptive cells)");
+        }
+        if let Some(m) = config.min_games
+            && !(1..=config.games).contains(&m)
+        {
+            bail!("`min_games` = {m} must be 1 to `games` = {}", config.games);
+        }
+        if config.batch == Some(0) {
+            bail!("`batch` must be at least 1");
+        }
+        if let Some(h) = config.half_width
+            && !(h > 0.0 && h <= 0.5)
+        {
+            bail!("`half_width` = {h} must be more than 0 and at most 0.5");
+        }
         let mut rulesets: Vec<(String, Ruleset)> = Vec::new();
         for entry in &config.rulesets {
             let (name, board) = match entry.rsplit_once('@') {
@@ -167,6 +241,59 @@ impl Survey {
         Ok(Survey { config, rulesets, pairings })
     }
 
+    /// The stopping rule, when the cells are adaptive.
+    pub fn adaptive(&self) -> Option<Adaptive> {
+        let c = &self.config;
+        c.min_games.map(|m| Adaptive {
+            min_games: m,
+            batch: c.batch.unwrap_or(m),
+            half_width: c.half_width.unwrap_or(0.05),
+        })
+    }
+
+    /// Number of (ruleset, pairing) cells.
+    pub fn cells(&self) -> usize {
+        self.rulesets.len() * self.pairings.len()
+    }
+
+    /// The games cell `(r, p)` needs, judged from those of its games `0..n` already
+    /// played (`played(g)`): all `games` without adaptive cells; otherwise the first
+    /// round boundary at which the draw rate's interval is narrow enough, the cap, or
+    /// the first boundary whose games are not all played yet.
+    pub fn games_needed(&self, draws_and_played: impl Fn(u32) -> Option<bool>) -> u32 {
+        let cap = self.config.games;
+        let Some(a) = self.adaptive() else { return cap };
+        let mut n = a.min_games.min(cap);
+        let (mut draws, mut seen) = (0u32, 0u32);
+        loop {
+            while seen < n {
+                match draws_and_played(seen) {
+                    Some(d) => draws += u32::from(d),
+                    None => return n,
+                }
+                seen += 1;
+            }
+            let (lo, hi) = wilson(draws as f64, n as u64, Z95);
+            if n >= cap || (hi - lo) / 2.0 <= a.half_width {
+                return n;
+            }
+            n = (n + a.batch).min(cap);
+        }
+    }
+
+    /// The fingerprint of shard `k` of `n` (the whole survey's with a `shard` line).
+    pub fn shard_fingerprint(&self, shard: Option<(u32, u32)>) -> String {
+        let full = self.fingerprint();
+        match shard {
+            None => full,
+            Some((k, n)) => {
+                let body: String = full.lines().filter(|l| !l.starts_with("hash = ")).map(|l| format!("{l}\n")).collect();
+                let t = format!("{body}shard = {k}/{n}\n");
+                format!("{t}hash = {:016x}\n", fnv1a(t.as_bytes()))
+            }
+        }
+    }
+
     /// Every setting that changes the results, one per line, ending with their hash.
     pub fn fingerprint(&self) -> String {
         let mut t = String::from("latrunculi survey fingerprint v1\n");
@@ -179,6 +306,9 @@ impl Survey {
         }
         for (a, b) in &self.pairings {
             t += &format!("pairing = {a} vs {b}\n");
+        }
+        if let Some(a) = self.adaptive() {
+            t += &format!("adaptive = min_games {}, batch {}, half_width {}\n", a.min_games, a.batch, a.half_width);
         }
         t += &format!("hash = {:016x}\n", fnv1a(t.as_bytes()));
         t
@@ -218,10 +348,10 @@ impl Survey {
 }
 
 /// Checks (or, in a fresh folder, writes) `fingerprint.txt` and `config.toml`.
-fn check_fingerprint(dir: &Path, survey: &Survey, config_text: &str) -> anyhow::Result<()> {
+fn check_fingerprint(dir: &Path, survey: &Survey, config_text: &str, shard: Option<(u32, u32)>) -> anyhow::Result<()> {
     let fp_path = dir.join("fingerprint.txt");
     let games_path = dir.join("games.csv");
-    let current = survey.fingerprint();
+    let current = survey.shard_fingerprint(shard);
     match std::fs::read_to_string(&fp_path) {
         Ok(old) if old == current => {}
         Ok(old) => {
@@ -426,76 +556,165 @@ fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
 }
 
-/// Runs the survey into `dir` (resuming what is there) and returns the cell summaries.
-pub fn run_survey(survey: &Survey, config_text: &str, dir: &Path) -> anyhow::Result<Vec<CellSummary>> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    check_fingerprint(dir, survey, config_text)?;
-    let games_path = dir.join("games.csv");
-    let done = load_games(&games_path, survey)?;
+/// Whether cell `c` (index in experiment order) belongs to `shard` (all do without one).
+fn in_shard(c: usize, shard: Option<(u32, u32)>) -> bool {
+    shard.is_none_or(|(k, n)| c % n as usize == (k - 1) as usize)
+}
 
-    let games = survey.config.games;
-    let mut jobs: Vec<Key> = Vec::new();
-    for r in 0..survey.rulesets.len() {
-        for p in 0..survey.pairings.len() {
-            jobs.extend((0..games).map(|g| (r, p, g)).filter(|k| !done.contains_key(k)));
-        }
+/// The games cell `(r, p)` needs given the rows played so far (see [`Survey::games_needed`]).
+fn cell_needed(survey: &Survey, rows: &BTreeMap<Key, GameRow>, r: usize, p: usize) -> u32 {
+    survey.games_needed(|g| rows.get(&(r, p, g)).map(|row| row.winner == "draw"))
+}
+
+/// Runs the survey (or one shard of it) into `dir`, resuming what is there, and returns
+/// the summaries of its cells.
+pub fn run_survey(
+    survey: &Survey,
+    config_text: &str,
+    dir: &Path,
+    shard: Option<(u32, u32)>,
+) -> anyhow::Result<Vec<CellSummary>> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    check_fingerprint(dir, survey, config_text, shard)?;
+    let games_path = dir.join("games.csv");
+    let npair = survey.pairings.len();
+    let mine: Vec<(usize, usize)> = (0..survey.cells()).filter(|&c| in_shard(c, shard)).map(|c| (c / npair, c % npair)).collect();
+    let cap_total = mine.len() as u64 * survey.config.games as u64;
+    let mut done = load_games(&games_path, survey)?;
+    if !done.is_empty() {
+        eprintln!("resuming: {} games already in {}", done.len(), games_path.display());
     }
-    let total = (survey.rulesets.len() * survey.pairings.len()) as u64 * games as u64;
-    if !jobs.is_empty() {
-        if !done.is_empty() {
-            eprintln!("resuming: {} of {total} games already in {}", done.len(), games_path.display());
+    // Rounds: every cell short of the games it needs gets them, all cells in parallel;
+    // without adaptive cells there is one round.
+    loop {
+        let mut jobs: Vec<Key> = Vec::new();
+        for &(r, p) in &mine {
+            let need = cell_needed(survey, &done, r, p);
+            jobs.extend((0..need).map(|g| (r, p, g)).filter(|k| !done.contains_key(k)));
+        }
+        if jobs.is_empty() {
+            break;
         }
         let file = std::fs::OpenOptions::new()
             .append(true)
             .open(&games_path)
             .with_context(|| format!("cannot open {}", games_path.display()))?;
         let writer = Mutex::new(file);
-        let bar = progress_bar(total, done.len() as u64);
-        jobs.par_iter().try_for_each(|&(r, p, game)| -> anyhow::Result<()> {
-            let (label, rs) = &survey.rulesets[r];
-            let (a, b) = &survey.pairings[p];
-            let (white, black) = colours(a, b, game, survey.config.swap);
-            let job = GameJob {
-                ruleset: rs,
-                label,
-                game,
-                seed: game_seed(survey.config.seed, game),
-                white,
-                black,
-                ply_cap: survey.config.ply_cap,
-            };
-            let line = play_game(&job)?.to_csv_line()?;
-            let mut f = writer.lock().map_err(|_| anyhow::anyhow!("a writer thread panicked"))?;
-            f.write_all(&line)
-                .and_then(|()| f.flush())
-                .with_context(|| format!("cannot append to {}", games_path.display()))?;
-            bar.inc(1);
-            Ok(())
-        })?;
+        let bar = progress_bar(cap_total, done.len() as u64);
+        let played: Vec<(Key, GameRow)> = jobs
+            .par_iter()
+            .map(|&(r, p, game)| -> anyhow::Result<(Key, GameRow)> {
+                let (label, rs) = &survey.rulesets[r];
+                let (a, b) = &survey.pairings[p];
+                let (white, black) = colours(a, b, game, survey.config.swap);
+                let job = GameJob {
+                    ruleset: rs,
+                    label,
+                    game,
+                    seed: game_seed(survey.config.seed, game),
+                    white,
+                    black,
+                    ply_cap: survey.config.ply_cap,
+                };
+                let row = play_game(&job)?;
+                let line = row.to_csv_line()?;
+                let mut f = writer.lock().map_err(|_| anyhow::anyhow!("a writer thread panicked"))?;
+                f.write_all(&line)
+                    .and_then(|()| f.flush())
+                    .with_context(|| format!("cannot append to {}", games_path.display()))?;
+                bar.inc(1);
+                Ok(((r, p, game), row))
+            })
+            .collect::<anyhow::Result<_>>()?;
         bar.finish_and_clear();
+        done.extend(played);
     }
+    write_outputs(survey, dir, &done, &mine)
+}
 
-    // Regenerate both files from games.csv, sorted in experiment order.
-    let rows = load_games(&games_path, survey)?;
+/// Rewrites `games.csv` (the games the cells need, sorted in experiment order) and
+/// `summary.csv` of `cells` from `rows`.
+fn write_outputs(
+    survey: &Survey,
+    dir: &Path,
+    rows: &BTreeMap<Key, GameRow>,
+    cells: &[(usize, usize)],
+) -> anyhow::Result<Vec<CellSummary>> {
     let mut out = games_header().into_bytes();
-    for row in rows.values() {
-        out.extend(row.to_csv_line()?);
-    }
-    write_atomic(&games_path, &out)?;
-
     let mut summaries = Vec::new();
     let mut text = summary_columns().join(",") + "\n";
-    for r in 0..survey.rulesets.len() {
-        for p in 0..survey.pairings.len() {
-            let cell: Vec<&GameRow> = rows.range((r, p, 0)..=(r, p, u32::MAX)).map(|(_, v)| v).collect();
-            let s = CellSummary::new(survey.rulesets[r].0.clone(), survey.pairing_label(p), &cell)?;
-            text += &s.csv_line();
-            text.push('\n');
-            summaries.push(s);
+    for &(r, p) in cells {
+        let need = cell_needed(survey, rows, r, p);
+        let cell: Vec<&GameRow> = rows.range((r, p, 0)..(r, p, need)).map(|(_, v)| v).collect();
+        if cell.len() != need as usize {
+            bail!(
+                "cell {} / {} has {} of the {need} games it needs",
+                survey.rulesets[r].0,
+                survey.pairing_label(p),
+                cell.len()
+            );
         }
+        let extra = rows.range((r, p, need)..=(r, p, u32::MAX)).count();
+        if extra > 0 {
+            eprintln!(
+                "note: cell {} / {} stops at {need} games; {extra} later games are left out",
+                survey.rulesets[r].0,
+                survey.pairing_label(p)
+            );
+        }
+        for row in &cell {
+            out.extend(row.to_csv_line()?);
+        }
+        let s = CellSummary::new(survey.rulesets[r].0.clone(), survey.pairing_label(p), &cell)?;
+        text += &s.csv_line();
+        text.push('\n');
+        summaries.push(s);
     }
+    write_atomic(&dir.join("games.csv"), &out)?;
     write_atomic(&dir.join("summary.csv"), text.as_bytes())?;
     Ok(summaries)
+}
+
+/// Merges the output folders of all shards of `survey` into `dir` (see the module docs).
+pub fn merge_shards(survey: &Survey, config_text: &str, dir: &Path, shards: &[PathBuf]) -> anyhow::Result<Vec<CellSummary>> {
+    let mut rows: BTreeMap<Key, GameRow> = BTreeMap::new();
+    let mut seen: BTreeMap<u32, PathBuf> = BTreeMap::new();
+    let mut total = None;
+    for sdir in shards {
+        let fp_path = sdir.join("fingerprint.txt");
+        let fp = std::fs::read_to_string(&fp_path).with_context(|| format!("cannot read {}", fp_path.display()))?;
+        let shard = fp
+            .lines()
+            .find_map(|l| l.strip_prefix("shard = "))
+            .and_then(|t| parse_shard(t).ok())
+            .ok_or_else(|| anyhow::anyhow!("{} is not the fingerprint of a shard (no `shard = K/N` line)", fp_path.display()))?;
+        if fp != survey.shard_fingerprint(Some(shard)) {
+            bail!("{} holds shard {}/{} of a different experiment configuration", sdir.display(), shard.0, shard.1);
+        }
+        if *total.get_or_insert(shard.1) != shard.1 {
+            bail!("{} is a shard of {} parts, the others of {}", sdir.display(), shard.1, total.unwrap_or(0));
+        }
+        if let Some(other) = seen.insert(shard.0, sdir.clone()) {
+            bail!("shard {}/{} is given twice: {} and {}", shard.0, shard.1, other.display(), sdir.display());
+        }
+        let games = load_games(&sdir.join("games.csv"), survey)?;
+        for (key, row) in games {
+            let c = key.0 * survey.pairings.len() + key.1;
+            if !in_shard(c, Some(shard)) {
+                bail!("{}: a game of cell {c}, which is not in shard {}/{}", sdir.display(), shard.0, shard.1);
+            }
+            rows.insert(key, row);
+        }
+    }
+    let n = total.unwrap_or(0);
+    let missing: Vec<String> = (1..=n).filter(|k| !seen.contains_key(k)).map(|k| format!("{k}/{n}")).collect();
+    if !missing.is_empty() {
+        bail!("shards missing from the merge: {}", missing.join(", "));
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    check_fingerprint(dir, survey, config_text, None)?;
+    let all: Vec<(usize, usize)> = (0..survey.cells()).map(|c| (c / survey.pairings.len(), c % survey.pairings.len())).collect();
+    write_outputs(survey, dir, &rows, &all)
 }
 
 /// Runs `latrunculi survey`.
@@ -509,7 +728,11 @@ pub fn run(args: &SurveyArgs) -> anyhow::Result<ExitCode> {
         .clone()
         .or_else(|| survey.config.out.clone())
         .ok_or_else(|| anyhow::anyhow!("no output folder: give --out or `out` in {}", args.config.display()))?;
-    let summaries = run_survey(&survey, &config_text, &dir)?;
+    let summaries = if args.merge.is_empty() {
+        run_survey(&survey, &config_text, &dir, args.shard)?
+    } else {
+        merge_shards(&survey, &config_text, &dir, &args.merge)?
+    };
     println!(
         "{:<18} {:<40} {:>6} {:>6} {:>6} {:>6} {:>20} {:>8}",
         "ruleset", "pairing", "games", "white", "black", "draws", "draw rate [95% CI]", "plies"
@@ -624,6 +847,41 @@ mod tests {
         assert_eq!(a.fingerprint(), b.fingerprint());
         let c = Survey::from_toml_str(&format!("{base}seed = 2\n"), &rules_dir()).unwrap();
         assert_ne!(a.fingerprint(), c.fingerprint());
+    }
+
+    #[test]
+    fn adaptive_cells_stop_at_the_first_narrow_enough_boundary() {
+        let base = "rulesets = [\"kowalski\"]\npairings = [[\"random\", \"random\"]]\ngames = 400\n";
+        let fixed = Survey::from_toml_str(base, &rules_dir()).unwrap();
+        assert_eq!(fixed.games_needed(|_| None), 400, "without min_games every game is needed");
+        let s = Survey::from_toml_str(&format!("{base}min_games = 100\nbatch = 50\n"), &rules_dir()).unwrap();
+        assert_eq!(s.adaptive(), Some(Adaptive { min_games: 100, batch: 50, half_width: 0.05 }));
+        // Nothing played: the first round.
+        assert_eq!(s.games_needed(|_| None), 100);
+        // All draws: the interval at 100 games is [0.963, 1], half-width 0.018: stop.
+        assert_eq!(s.games_needed(|_| Some(true)), 100);
+        // Half draws: half-width 0.05 needs about 384 games; the boundaries are 100, 150,
+        // …, 350, 400: Wilson's half-width at 350 is 0.052, so 400 (the cap).
+        assert_eq!(s.games_needed(|g| Some(g % 2 == 0)), 400);
+        // 10% draws: half-width at 150 is 0.049 (at 100: 0.060).
+        assert_eq!(s.games_needed(|g| Some(g % 10 == 0)), 150);
+        // Games missing inside a round: that round is needed.
+        assert_eq!(s.games_needed(|g| if g < 120 { Some(g % 2 == 0) } else { None }), 150);
+        // The settings are part of the fingerprint; without them it is unchanged.
+        assert_ne!(s.fingerprint(), fixed.fingerprint());
+        assert!(!fixed.fingerprint().contains("adaptive"));
+        for bad in ["min_games = 0\n", "min_games = 401\n", "batch = 5\n", "min_games = 10\nhalf_width = 0\n"] {
+            assert!(Survey::from_toml_str(&format!("{base}{bad}"), &rules_dir()).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn shards_are_read_as_k_of_n() {
+        assert_eq!(parse_shard("2/3"), Ok((2, 3)));
+        for bad in ["0/3", "4/3", "3", "a/b", "1/0"] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
+        }
+        assert!((0..7).filter(|&c| in_shard(c, Some((2, 3)))).eq([1, 4]));
     }
 
     #[test]

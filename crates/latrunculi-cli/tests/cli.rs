@@ -216,3 +216,92 @@ fn dataset_writes_readable_files_and_refuses_to_overwrite() {
     assert!(stderr(&o).contains("unknown agent 'wizard'"), "{}", stderr(&o));
     assert!(!dir.join("bad").exists());
 }
+
+#[test]
+fn metrics_replays_the_games_and_names_a_bad_row() {
+    let dir = scratch("metrics");
+    let games = dir.join("games.csv");
+    let o = play(&games, "3");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = latrunculi(&["metrics", "--games", games.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = read(&dir.join("metrics.csv"));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "one cell (random vs random, both colours): {text}");
+    let cols: Vec<&str> = lines[0].split(',').collect();
+    let f: Vec<&str> = lines[1].split(',').collect();
+    assert_eq!(cols.len(), f.len());
+    let get = |name: &str| f[cols.iter().position(|c| *c == name).unwrap()];
+    assert_eq!((get("ruleset"), get("pairing"), get("games")), ("petteia-xxi", "random vs random", "6"));
+    // The plies and reasons agree with the games file.
+    let rows: Vec<Vec<String>> =
+        read(&games).lines().skip(1).map(|l| l.split(',').map(str::to_string).collect()).collect();
+    let mean = rows.iter().map(|r| r[8].parse::<f64>().unwrap()).sum::<f64>() / 6.0;
+    assert_eq!(get("plies"), format!("{mean:.4}"));
+    let branching: f64 = get("branching").parse().unwrap();
+    assert!(branching > 1.0, "random games of petteia-xxi have choices: {branching}");
+    // A move that does not replay is named with its line.
+    let mut bad = read(&games);
+    let first_move = rows[0][14].split(' ').next().unwrap().to_string();
+    bad = bad.replacen(&format!(",{first_move} "), ",a1-a1 ", 1);
+    let broken = dir.join("broken.csv");
+    std::fs::write(&broken, bad).unwrap();
+    let o = latrunculi(&["metrics", "--games", broken.to_str().unwrap(), "--out", dir.join("m2.csv").to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("line 2") && stderr(&o).contains("ply 1"), "{}", stderr(&o));
+    assert!(!dir.join("m2.csv").exists(), "nothing written on an error");
+}
+
+/// An adaptive survey with four cells: 4 games first, 4 more per round, at most 16, until
+/// the draw rate's interval is ±0.3 wide.
+const ADAPTIVE: &str = r#"rulesets = ["petteia-xxi", "kowalski"]
+pairings = [["random", "random"], ["greedy", "random"]]
+games = 16
+min_games = 4
+batch = 4
+half_width = 0.3
+seed = 5
+ply_cap = 200
+"#;
+
+#[test]
+fn three_shards_merge_into_the_files_of_one_run() {
+    let dir = scratch("shards");
+    let config = dir.join("survey.toml");
+    std::fs::write(&config, ADAPTIVE).unwrap();
+    let cfg = config.to_str().unwrap();
+    let whole = dir.join("whole");
+    let o = survey(&config, &whole);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let summary = read(&whole.join("summary.csv"));
+    // Adaptive: every cell stopped at a round boundary, and not all at the same one
+    // (random and greedy games differ in how drawish they are).
+    let counts: Vec<u32> = summary.lines().skip(1).map(|l| l.split(',').nth(2).unwrap().parse().unwrap()).collect();
+    assert_eq!(counts.len(), 4);
+    assert!(counts.iter().all(|n| n % 4 == 0 && (4..=16).contains(n)), "{counts:?}");
+    let mut shards = Vec::new();
+    for k in 1..=3 {
+        let out = dir.join(format!("shard{k}"));
+        let o = latrunculi(&["survey", "--config", cfg, "--out", out.to_str().unwrap(), "--shard", &format!("{k}/3")]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(read(&out.join("fingerprint.txt")).contains(&format!("shard = {k}/3")));
+        shards.push(out);
+    }
+    let merged = dir.join("merged");
+    let mut args = vec!["survey", "--config", cfg, "--out", merged.to_str().unwrap(), "--merge"];
+    let names: Vec<String> = shards.iter().map(|p| p.to_str().unwrap().to_string()).collect();
+    args.extend(names.iter().map(String::as_str));
+    let o = latrunculi(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for f in ["games.csv", "summary.csv", "fingerprint.txt"] {
+        assert_eq!(read(&merged.join(f)), read(&whole.join(f)), "{f}");
+    }
+    // A missing shard, or a shard of another configuration, is refused.
+    let o = latrunculi(&["survey", "--config", cfg, "--out", dir.join("m2").to_str().unwrap(), "--merge", &names[0], &names[2]]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("shards missing from the merge: 2/3"), "{}", stderr(&o));
+    std::fs::write(&config, ADAPTIVE.replace("seed = 5", "seed = 6")).unwrap();
+    let o = latrunculi(&["survey", "--config", cfg, "--out", dir.join("m3").to_str().unwrap(), "--merge", &names[0], &names[1], &names[2]]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("different experiment configuration"), "{}", stderr(&o));
+}
