@@ -15,6 +15,7 @@ mod metrics;
 mod play;
 mod replay;
 mod rules;
+mod sensitivity;
 mod stats;
 mod survey;
 mod svg;
@@ -54,6 +55,8 @@ enum Command {
     Dataset(dataset::DatasetArgs),
     /// Game-design metrics with 95% intervals per cell of a games CSV (replays every game).
     Metrics(metrics::MetricsArgs),
+    /// Write the experiment file of a rule-sensitivity study: every [assumed] parameter changed in turn.
+    Sensitivity(sensitivity::SensitivityArgs),
 }
 
 /// Options shared by commands that take a ruleset.
@@ -109,6 +112,7 @@ fn main() -> ExitCode {
         Command::Ladder(a) => ladder::run(&a),
         Command::Dataset(a) => dataset::run(&a),
         Command::Metrics(a) => metrics::run(&a),
+        Command::Sensitivity(a) => sensitivity::run(&a),
     };
     match result {
         Ok(code) => code,

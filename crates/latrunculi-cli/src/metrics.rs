@@ -226,7 +226,8 @@ pub fn read_games(path: &Path) -> anyhow::Result<Vec<GameRow>> {
 }
 
 /// The metrics.csv text (header included) of the games in `rows`: rulesets resolved by
-/// label (`id` or `id@WxH`, files in `rules_dir` first) and checked against each row's
+/// label ([`Ruleset::from_label`]: `id`, `id@WxH`, `+key=value` changes; files in
+/// `rules_dir` first) and checked against each row's
 /// `params_hash`.
 pub fn metrics_csv(rows: &[GameRow], rules_dir: &Path, source: &Path) -> anyhow::Result<String> {
     // Cells in order of first appearance.
@@ -236,15 +237,7 @@ pub fn metrics_csv(rows: &[GameRow], rules_dir: &Path, source: &Path) -> anyhow:
     for (i, row) in rows.iter().enumerate() {
         let at = || format!("{}: line {} (game {})", source.display(), i + 2, row.game);
         if !rulesets.contains_key(&row.ruleset) {
-            let (name, board) = match row.ruleset.rsplit_once('@') {
-                Some((n, b)) => (n, Some(b)),
-                None => (row.ruleset.as_str(), None),
-            };
-            let mut rs = Ruleset::resolve(name, Some(rules_dir)).with_context(at)?;
-            if let Some(b) = board {
-                let (w, h) = crate::parse_board(b).with_context(at)?;
-                rs = rs.with_board(w, h).with_context(at)?;
-            }
+            let rs = Ruleset::from_label(&row.ruleset, Some(rules_dir)).with_context(at)?;
             rulesets.insert(row.ruleset.clone(), rs);
         }
         let hash = format!("{:016x}", rulesets[&row.ruleset].params_hash());

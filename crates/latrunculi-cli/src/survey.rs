@@ -168,6 +168,26 @@ pub struct Survey {
     pub pairings: Vec<(String, String)>,
 }
 
+/// A ruleset entry of an experiment (`id`, `id@WxH`, either with `+key=value` changes:
+/// [`Ruleset::from_label`]) and its label in the outputs: the ruleset's id, `@WxH` when
+/// the board was given, then the changes as written.
+pub fn ruleset_label(entry: &str, rules_dir: &Path) -> anyhow::Result<(String, Ruleset)> {
+    let rs = Ruleset::from_label(entry, Some(rules_dir))?;
+    let (head, changes) = match entry.split_once('+') {
+        Some((h, c)) => (h, Some(c)),
+        None => (entry, None),
+    };
+    let mut label = rs.id.clone();
+    if head.contains('@') {
+        label += &format!("@{}x{}", rs.width, rs.height);
+    }
+    if let Some(c) = changes {
+        let parts: Vec<String> = c.split('+').map(|p| p.split_whitespace().collect::<Vec<_>>().join("")).collect();
+        label += &format!("+{}", parts.join("+"));
+    }
+    Ok((label, rs))
+}
+
 /// A (ruleset index, pairing index, game) key in experiment-file order.
 type Key = (usize, usize, u32);
 
@@ -205,20 +225,7 @@ impl Survey {
         }
         let mut rulesets: Vec<(String, Ruleset)> = Vec::new();
         for entry in &config.rulesets {
-            let (name, board) = match entry.rsplit_once('@') {
-                Some((n, b)) => (n, Some(b)),
-                None => (entry.as_str(), None),
-            };
-            let mut rs = Ruleset::resolve(name.trim(), Some(rules_dir))
-                .with_context(|| format!("ruleset '{entry}' in `rulesets`"))?;
-            let label = match board {
-                None => rs.id.clone(),
-                Some(b) => {
-                    let (w, h) = crate::parse_board(b).with_context(|| format!("ruleset '{entry}' in `rulesets`"))?;
-                    rs = rs.with_board(w, h).with_context(|| format!("ruleset '{entry}' in `rulesets`"))?;
-                    format!("{}@{w}x{h}", rs.id)
-                }
-            };
+            let (label, rs) = ruleset_label(entry, rules_dir).with_context(|| format!("ruleset '{entry}' in `rulesets`"))?;
             if rulesets.iter().any(|(l, _)| *l == label) {
                 bail!("ruleset '{label}' is listed twice in `rulesets`");
             }

@@ -715,6 +715,72 @@ impl Ruleset {
         Ok(rs)
     }
 
+    /// The same ruleset with one parameter changed, validated: `key` is a dotted path of
+    /// the ruleset file (`end.no_capture_limit`, `movement.hop_chain`, `width`), `value`
+    /// a TOML value (`50`, `true`, `"pass"`; a bare word is read as a string). An unknown
+    /// key, a wrong type or an unplayable result is an error naming the key.
+    pub fn with_param(&self, key: &str, value: &str) -> Result<Ruleset, RulesetError> {
+        let origin = format!("{} with {key} = {value}", self.id);
+        let err = |message: String| RulesetError::Invalid { origin: origin.clone(), message };
+        let parsed: toml::Value = toml::from_str::<toml::Table>(&format!("v = {value}"))
+            .ok()
+            .and_then(|mut t| t.remove("v"))
+            .unwrap_or_else(|| toml::Value::String(value.trim().to_string()));
+        let mut table: toml::Table =
+            toml::from_str(&self.to_toml()).map_err(|e| err(format!("cannot re-read the ruleset: {e}")))?;
+        let path: Vec<&str> = key.split('.').map(str::trim).collect();
+        if path.iter().any(|p| p.is_empty()) || path.len() > 2 {
+            return Err(err(format!("'{key}' is not a parameter (write section.key, e.g. end.no_capture_limit)")));
+        }
+        if matches!(path[0], "id" | "name" | "source" | "other_boards") {
+            return Err(err(format!("'{key}' is not a rule parameter")));
+        }
+        let slot = if path.len() == 2 {
+            let section = table.entry(path[0]).or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            match section {
+                toml::Value::Table(t) => t,
+                _ => return Err(err(format!("'{}' is not a section", path[0]))),
+            }
+        } else {
+            &mut table
+        };
+        slot.insert(path[path.len() - 1].to_string(), parsed);
+        let text = toml::to_string(&table).map_err(|e| err(e.to_string()))?;
+        Ruleset::from_toml_str(&text, &origin)
+    }
+
+    /// A ruleset from a label as experiments write it: an id or file (as
+    /// [`Ruleset::resolve`]), optionally `@WxH` for another board, then any number of
+    /// `+key=value` parameter changes ([`Ruleset::with_param`]), e.g.
+    /// `xxi@12x8+end.no_capture_limit=200`.
+    pub fn from_label(label: &str, dir: Option<&Path>) -> Result<Ruleset, RulesetError> {
+        let mut parts = label.split('+');
+        let head = parts.next().unwrap_or_default().trim();
+        let (name, board) = match head.rsplit_once('@') {
+            Some((n, b)) => (n.trim(), Some(b.trim())),
+            None => (head, None),
+        };
+        let mut rs = Ruleset::resolve(name, dir)?;
+        if let Some(b) = board {
+            let bad = || RulesetError::Invalid {
+                origin: label.to_string(),
+                message: format!("board '{b}' is not of the form WxH, e.g. 12x8"),
+            };
+            let (w, h) = b.to_ascii_lowercase().split_once('x').ok_or_else(bad).and_then(|(w, h)| {
+                Ok((w.trim().parse::<u8>().map_err(|_| bad())?, h.trim().parse::<u8>().map_err(|_| bad())?))
+            })?;
+            rs = rs.with_board(w, h)?;
+        }
+        for change in parts {
+            let (k, v) = change.split_once('=').ok_or_else(|| RulesetError::Invalid {
+                origin: label.to_string(),
+                message: format!("'+{change}' is not a parameter change key=value"),
+            })?;
+            rs = rs.with_param(k, v)?;
+        }
+        Ok(rs)
+    }
+
     /// The ruleset as TOML (every parameter written out).
     pub fn to_toml(&self) -> String {
         toml::to_string(self).expect("a ruleset always serialises")
@@ -928,6 +994,33 @@ impl fmt::Display for Ruleset {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn labels_change_one_parameter_at_a_time() {
+        let k = Ruleset::builtin("kowalski").unwrap();
+        let l = Ruleset::from_label("kowalski+end.no_capture_limit=120", None).unwrap();
+        assert_eq!(l.end.no_capture_limit, 120);
+        assert_ne!(l.params_hash(), k.params_hash());
+        let l = Ruleset::from_label("kowalski+end.no_moves=pass+capture.corner=\"none\"", None).unwrap();
+        assert_eq!((l.end.no_moves, l.capture.corner), (NoMoves::Pass, CornerCapture::None));
+        let l = Ruleset::from_label("xxi@12x8+movement.diagonal=true", None).unwrap();
+        assert!((l.width, l.movement.diagonal) == (12, true));
+        // Setting a parameter to its value changes nothing.
+        assert_eq!(Ruleset::from_label("kowalski+end.no_capture_limit=60", None).unwrap().params_hash(), k.params_hash());
+        for (bad, says) in [
+            ("kowalski+end.no_such_key=1", "no_such_key"),
+            ("kowalski+end.no_capture_limit=many", "no_capture_limit"),
+            ("kowalski+end.no_moves=sometimes", "sometimes"),
+            ("kowalski+name=x", "not a rule parameter"),
+            ("kowalski+a.b.c=1", "not a parameter"),
+            ("kowalski+end.no_capture_limit", "key=value"),
+            ("kowalski@12y8", "WxH"),
+            ("kowalski+width=2", "impossible"),
+        ] {
+            let e = Ruleset::from_label(bad, None).unwrap_err().to_string();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+    }
 
     #[test]
     fn every_builtin_ruleset_loads_and_matches_its_id() {
