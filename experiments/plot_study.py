@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Draw rate (and game length) against playing strength, one line per ruleset.
+
+Usage: python3 experiments/plot_study.py experiments/study
+Reads DIR/ladder/<ruleset>/ratings.csv (`latrunculi ladder`: Elo of each player on that
+ruleset, random = 0) and the summary.csv of every DIR/selfplay*/ folder (`latrunculi
+survey`: self-play cells `P vs P`), joins them on (ruleset, player), writes
+DIR/draw_vs_elo.png (draw rate with its 95% interval against the player's Elo; a second
+panel: mean game length) and prints a Markdown table per ruleset. Players without a
+rating on a ruleset (its ladder not run yet) are left out, with a note. Needs only
+matplotlib (experiments/requirements.txt).
+"""
+
+import csv
+import sys
+from pathlib import Path
+
+
+def read_csv(path: Path) -> list[dict]:
+    with path.open(newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def collect(folder: Path) -> dict[str, list[dict]]:
+    ratings: dict[tuple[str, str], dict] = {}
+    for rfile in sorted((folder / "ladder").glob("*/ratings.csv")):
+        for r in read_csv(rfile):
+            ratings[(rfile.parent.name, r["agent"])] = r
+    out: dict[str, list[dict]] = {}
+    missing = []
+    for summary in sorted(folder.glob("selfplay*/summary.csv")):
+        for cell in read_csv(summary):
+            first, _, second = cell["pairing"].partition(" vs ")
+            if first != second:
+                continue
+            key = (cell["ruleset"], first)
+            if key not in ratings:
+                missing.append(f"{cell['ruleset']} / {first}")
+                continue
+            out.setdefault(cell["ruleset"], []).append({**cell, "player": first, "elo": float(ratings[key]["elo"]),
+                                                       "elo_lo": float(ratings[key]["elo_lo"]),
+                                                       "elo_hi": float(ratings[key]["elo_hi"])})
+    if missing:
+        print(f"note: no rating yet for {len(missing)} self-play cells, e.g. {missing[0]}", file=sys.stderr)
+    for rows in out.values():
+        rows.sort(key=lambda r: r["elo"])
+    return out
+
+
+def table(data: dict[str, list[dict]]) -> str:
+    lines = ["| ruleset | player | Elo [95% CI] | games | draw rate [95% CI] | mean plies |", "|---|---|---|---:|---|---:|"]
+    for rs, rows in data.items():
+        for r in rows:
+            lines.append(
+                f"| {rs} | {r['player']} | {r['elo']:.0f} [{r['elo_lo']:.0f}, {r['elo_hi']:.0f}] | {r['games']} "
+                f"| {float(r['draw_rate']):.2f} [{float(r['draw_lo']):.2f}, {float(r['draw_hi']):.2f}] "
+                f"| {float(r['mean_plies']):.0f} |"
+            )
+    return "\n".join(lines)
+
+
+def plot(data: dict[str, list[dict]], out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (a, b) = plt.subplots(1, 2, figsize=(13, 5.5))
+    for rs, rows in data.items():
+        x = [r["elo"] for r in rows]
+        y = [float(r["draw_rate"]) for r in rows]
+        err = [[y[i] - float(r["draw_lo"]) for i, r in enumerate(rows)], [float(r["draw_hi"]) - y[i] for i, r in enumerate(rows)]]
+        line = a.errorbar(x, y, yerr=err, marker="o", ms=4, capsize=2, label=rs)
+        b.plot(x, [float(r["mean_plies"]) for r in rows], marker="o", ms=4, color=line[0].get_color(), label=rs)
+    a.set_xlabel("Elo of the player on that ruleset (random = 0)")
+    a.set_ylabel("self-play draw rate (95% interval)")
+    a.set_ylim(-0.02, 1.02)
+    b.set_xlabel("Elo of the player on that ruleset (random = 0)")
+    b.set_ylabel("mean game length (plies)")
+    a.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    print(f"-> {out}", file=sys.stderr)
+
+
+def main() -> None:
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    folder = Path(sys.argv[1])
+    data = collect(folder)
+    if not data:
+        sys.exit(f"error: no self-play cell with a rating under {folder}")
+    plot(data, folder / "draw_vs_elo.png")
+    print(table(data))
+
+
+if __name__ == "__main__":
+    main()
