@@ -31,7 +31,7 @@ else:  # pragma: no cover - Python 3.10 and older
 #: The repository root (this file lives in ROOT/notebooks/).
 ROOT = Path(__file__).resolve().parent.parent
 
-#: z of a two-sided 95% interval, as in crates/latrunculi-cli/src/stats.rs.
+#: z of a two-sided 95% interval, as in crates/latrunculi-arena/src/stats.rs.
 Z95 = 1.96
 
 #: Game results and end reasons (docs/rules.md §1), in the order of summary.csv.
@@ -256,7 +256,7 @@ def wilson(successes, n, z: float = Z95):
     """95% Wilson score interval (lo, hi) of `successes` out of `n` trials.
 
     Works on scalars or numpy arrays; `successes` may hold half points (wins + draws/2).
-    Same definition as crates/latrunculi-cli/src/stats.rs: bounds clamped to [0, 1],
+    Same definition as crates/latrunculi-arena/src/stats.rs: bounds clamped to [0, 1],
     (0, 1) when n == 0.
     """
     s = np.asarray(successes, dtype=np.float64)

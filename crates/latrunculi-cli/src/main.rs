@@ -1,14 +1,16 @@
 //! `latrunculi`: the command-line front end of the toolkit. Each subcommand lives in its
-//! own module; this file only parses arguments and dispatches.
+//! own module, which parses its arguments, calls `latrunculi_arena` (or the engine,
+//! simulator and AlphaZero crates) and prints; this file only parses arguments and
+//! dispatches.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use latrunculi_arena::game::RulesetChoice;
 
 mod bench;
 mod dataset;
-mod elo;
 mod eval;
 mod ladder;
 mod metrics;
@@ -16,9 +18,7 @@ mod play;
 mod replay;
 mod rules;
 mod sensitivity;
-mod stats;
 mod survey;
-mod svg;
 mod train;
 
 /// Ludus Latrunculorum research toolkit.
@@ -74,27 +74,15 @@ pub struct RulesetArg {
 }
 
 impl RulesetArg {
+    /// The options as the library's [`RulesetChoice`].
+    pub fn choice(&self) -> RulesetChoice {
+        RulesetChoice { ruleset: self.ruleset.clone(), board: self.board.clone(), rules_dir: self.rules_dir.clone() }
+    }
+
     /// Resolves the ruleset, applying `--board`.
     pub fn load(&self) -> anyhow::Result<latrunculi_rules::Ruleset> {
-        let rs = latrunculi_rules::Ruleset::resolve(&self.ruleset, Some(&self.rules_dir))?;
-        match &self.board {
-            None => Ok(rs),
-            Some(b) => {
-                let (w, h) = parse_board(b)?;
-                Ok(rs.with_board(w, h)?)
-            }
-        }
+        self.choice().load()
     }
-}
-
-/// Parses `WxH`.
-pub fn parse_board(text: &str) -> anyhow::Result<(u8, u8)> {
-    let (w, h) = text
-        .to_ascii_lowercase()
-        .split_once('x')
-        .and_then(|(w, h)| Some((w.trim().parse().ok()?, h.trim().parse().ok()?)))
-        .ok_or_else(|| anyhow::anyhow!("board '{text}' is not of the form WxH, e.g. 12x8"))?;
-    Ok((w, h))
 }
 
 fn main() -> ExitCode {

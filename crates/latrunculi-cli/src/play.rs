@@ -1,49 +1,12 @@
-//! `latrunculi play`: games between two agents, one CSV row per game (the columns are
-//! documented in `experiments/README.md`), played in parallel with rayon.
-//!
-//! Reproducibility: game `i` (0-based) of a run with `--seed S` has the seed
-//! [`game_seed`]`(S, i)`; the White agent starts its game with
-//! [`agent_seed`]`(seed, White)` and the Black agent with [`agent_seed`]`(seed, Black)`,
-//! so every game depends only on the ruleset, the two specs, its seed and the ply cap,
-//! never on the thread that plays it.
+//! `latrunculi play`: games between two agents, one CSV row per game, played in parallel
+//! ([`latrunculi_arena::game`]).
 
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context as _;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use latrunculi_agents::Agent;
-use latrunculi_rules::{Color, Move, MoveText, Position, Ruleset, splitmix64};
-use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
+use latrunculi_arena::game::{canonical_spec, play_games, tally, write_games_csv};
 
 use crate::RulesetArg;
-use latrunculi_az::parse_agent;
-
-/// The columns of a games CSV (`play` and `survey`), in order.
-pub const GAME_COLUMNS: [&str; 15] = [
-    "ruleset",
-    "params_hash",
-    "game",
-    "seed",
-    "white",
-    "black",
-    "winner",
-    "reason",
-    "plies",
-    "captures_white",
-    "captures_black",
-    "pieces_white",
-    "pieces_black",
-    "first_capture_ply",
-    "moves",
-];
-
-/// The header line of a games CSV, newline included.
-pub fn games_header() -> String {
-    format!("{}\n", GAME_COLUMNS.join(","))
-}
 
 /// Arguments of `latrunculi play`.
 #[derive(clap::Args, Debug)]
@@ -73,233 +36,17 @@ pub struct PlayArgs {
     pub ply_cap: u32,
 }
 
-/// One game as a CSV row (columns as in [`GAME_COLUMNS`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameRow {
-    /// Ruleset label: its id, or `id@WxH` when the board was changed.
-    pub ruleset: String,
-    /// [`Ruleset::params_hash`] as 16 hex digits.
-    pub params_hash: String,
-    /// 0-based game index within the run (or survey cell).
-    pub game: u32,
-    /// The game's seed.
-    pub seed: u64,
-    /// Canonical spec of the White agent.
-    pub white: String,
-    /// Canonical spec of the Black agent.
-    pub black: String,
-    /// `white`, `black` or `draw`.
-    pub winner: String,
-    /// The result reason (docs/rules.md §1), e.g. `immobilized`.
-    pub reason: String,
-    /// Plies played.
-    pub plies: u32,
-    /// Enemy pieces White removed.
-    pub captures_white: u32,
-    /// Enemy pieces Black removed.
-    pub captures_black: u32,
-    /// White pieces on the board at the end.
-    pub pieces_white: u32,
-    /// Black pieces on the board at the end.
-    pub pieces_black: u32,
-    /// 1-based ply of the first capture, if any.
-    pub first_capture_ply: Option<u32>,
-    /// The whole game in the notation of docs/rules.md §2, space-separated.
-    pub moves: String,
-}
-
-impl GameRow {
-    /// The row as one CSV line, newline included (no header).
-    pub fn to_csv_line(&self) -> anyhow::Result<Vec<u8>> {
-        let mut w = csv::WriterBuilder::new()
-            .has_headers(false)
-            .terminator(csv::Terminator::Any(b'\n'))
-            .from_writer(Vec::new());
-        w.serialize(self)?;
-        w.into_inner().map_err(|e| anyhow::anyhow!("cannot write a CSV row: {e}"))
-    }
-}
-
-/// What to play in one game.
-#[derive(Clone, Debug)]
-pub struct GameJob<'a> {
-    /// The ruleset.
-    pub ruleset: &'a Ruleset,
-    /// Its label in the `ruleset` column.
-    pub label: &'a str,
-    /// 0-based game index.
-    pub game: u32,
-    /// The game's seed.
-    pub seed: u64,
-    /// Spec of the White agent.
-    pub white: &'a str,
-    /// Spec of the Black agent.
-    pub black: &'a str,
-    /// Hard ply cap.
-    pub ply_cap: u32,
-}
-
-/// The seed of game `index` of a run with base seed `base`.
-pub fn game_seed(base: u64, index: u32) -> u64 {
-    splitmix64(splitmix64(base) ^ index as u64)
-}
-
-/// The seed the agent playing `color` starts a game with seed `seed` with.
-pub fn agent_seed(seed: u64, color: Color) -> u64 {
-    splitmix64(seed ^ (color.index() as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93))
-}
-
-/// The (White, Black) specs of game `game` of a pairing `(a, b)`: `a` is White unless
-/// `swap` is set and the game index is odd.
-pub fn colours<'a>(a: &'a str, b: &'a str, game: u32, swap: bool) -> (&'a str, &'a str) {
-    if swap && game % 2 == 1 { (b, a) } else { (a, b) }
-}
-
-/// Plays one game between freshly built agents and describes it as a row.
-pub fn play_game(job: &GameJob<'_>) -> anyhow::Result<GameRow> {
-    play_game_observed(job, &mut |_, _, _| Ok(()))
-}
-
-/// What [`play_game_observed`] calls after every ply: the position before the move,
-/// the agent that chose it (right after its `select`, so [`Agent::last_policy`]
-/// describes this move's search) and the move. An error stops the game.
-pub type PlyObserver<'o> = dyn FnMut(&Position, &dyn Agent, Move) -> anyhow::Result<()> + 'o;
-
-/// [`play_game`], calling `observe` after each legal move is played (before the next
-/// agent is asked), in ply order. The game and the row are the same as `play_game`'s.
-pub fn play_game_observed(job: &GameJob<'_>, observe: &mut PlyObserver<'_>) -> anyhow::Result<GameRow> {
-    let mut white = parse_agent(job.white, job.ruleset).with_context(|| format!("bad agent spec '{}'", job.white))?;
-    let mut black = parse_agent(job.black, job.ruleset).with_context(|| format!("bad agent spec '{}'", job.black))?;
-    white.new_game(agent_seed(job.seed, Color::White));
-    black.new_game(agent_seed(job.seed, Color::Black));
-    let mut pos = Position::new(job.ruleset);
-    pos.set_ply_cap(job.ply_cap);
-    let mut moves = String::new();
-    let mut captures = [0u32; 2];
-    let mut first_capture_ply = None;
-    let mut plies = 0u32;
-    while !pos.is_over() {
-        let mover = pos.side_to_move();
-        let agent = if mover == Color::White { &mut white } else { &mut black };
-        let mv = agent.select(&pos);
-        let before = pos.clone();
-        let fx = pos.try_play(mv).ok_or_else(|| {
-            anyhow::anyhow!(
-                "agent '{}' chose an illegal move {mv:?} at ply {} of game {} ({})",
-                agent.spec(),
-                plies + 1,
-                job.game,
-                job.label
-            )
-        })?;
-        observe(&before, &**agent, mv)
-            .with_context(|| format!("ply {} of game {} ({})", plies + 1, job.game, job.label))?;
-        plies += 1;
-        let removed = fx.captured().len() as u32;
-        captures[mover.index()] += removed;
-        if removed > 0 && first_capture_ply.is_none() {
-            first_capture_ply = Some(plies);
-        }
-        if !moves.is_empty() {
-            moves.push(' ');
-        }
-        moves.push_str(&MoveText::build(&before, &pos, pos.outcome(), mv, &fx).to_string());
-    }
-    let outcome = pos.outcome().ok_or_else(|| anyhow::anyhow!("game ended without an outcome"))?;
-    Ok(GameRow {
-        ruleset: job.label.to_string(),
-        params_hash: format!("{:016x}", job.ruleset.params_hash()),
-        game: job.game,
-        seed: job.seed,
-        white: white.spec().to_string(),
-        black: black.spec().to_string(),
-        winner: outcome.winner_text().to_string(),
-        reason: outcome.reason.name().to_string(),
-        plies,
-        captures_white: captures[0],
-        captures_black: captures[1],
-        pieces_white: pos.pieces_on_board(Color::White),
-        pieces_black: pos.pieces_on_board(Color::Black),
-        first_capture_ply,
-        moves,
-    })
-}
-
-/// The canonical form of an agent spec (what the agent reports), or a clear error
-/// (including a model that cannot play `ruleset`'s board).
-pub fn canonical_spec(spec: &str, ruleset: &Ruleset) -> anyhow::Result<String> {
-    let agent = parse_agent(spec, ruleset).with_context(|| format!("bad agent spec '{spec}'"))?;
-    Ok(agent.spec().to_string())
-}
-
-/// A progress bar on stderr for `total` games (hidden when stderr is not a terminal).
-pub fn progress_bar(total: u64, done: u64) -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed_precise} (eta {eta})") {
-        bar.set_style(style);
-    }
-    bar.set_position(done);
-    bar
-}
-
-/// Writes rows (with the header) to `path`, replacing it.
-pub fn write_games_csv(path: &Path, rows: &[GameRow]) -> anyhow::Result<()> {
-    let mut out = games_header().into_bytes();
-    for r in rows {
-        out.extend(r.to_csv_line()?);
-    }
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    let mut f = std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
-    f.write_all(&out).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
-}
-
-/// Totals of a set of games: (white wins, black wins, draws, mean plies).
-pub fn tally(rows: &[GameRow]) -> (usize, usize, usize, f64) {
-    let count = |w: &str| rows.iter().filter(|r| r.winner == w).count();
-    let mean = if rows.is_empty() { 0.0 } else { rows.iter().map(|r| r.plies as f64).sum::<f64>() / rows.len() as f64 };
-    (count("white"), count("black"), count("draw"), mean)
-}
-
-/// The label of a ruleset in results: its id, or `id@WxH` when `--board` was given.
-pub fn ruleset_label(arg: &RulesetArg, rs: &Ruleset) -> String {
-    match &arg.board {
-        Some(_) => format!("{}@{}x{}", rs.id, rs.width, rs.height),
-        None => rs.id.clone(),
-    }
-}
-
 /// Runs `latrunculi play`.
 pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
-    let rs = args.ruleset.load()?;
-    let label = ruleset_label(&args.ruleset, &rs);
+    let choice = args.ruleset.choice();
+    let rs = choice.load()?;
+    let label = choice.label(&rs);
     let a = canonical_spec(&args.white, &rs)?;
     let b = canonical_spec(&args.black, &rs)?;
     if args.ply_cap == 0 {
         anyhow::bail!("--ply-cap must be at least 1");
     }
-    let bar = progress_bar(args.games as u64, 0);
-    let rows: Vec<GameRow> = (0..args.games)
-        .into_par_iter()
-        .map(|game| {
-            let (white, black) = colours(&a, &b, game, args.swap);
-            let job = GameJob {
-                ruleset: &rs,
-                label: &label,
-                game,
-                seed: game_seed(args.seed, game),
-                white,
-                black,
-                ply_cap: args.ply_cap,
-            };
-            let row = play_game(&job);
-            bar.inc(1);
-            row
-        })
-        .collect::<anyhow::Result<_>>()?;
-    bar.finish_and_clear();
+    let rows = play_games(&rs, &label, &a, &b, args.games, args.seed, args.swap, args.ply_cap)?;
     write_games_csv(&args.out, &rows)?;
     let (w, bl, d, mean) = tally(&rows);
     println!(
@@ -308,64 +55,4 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         args.out.display()
     );
     Ok(ExitCode::SUCCESS)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn random_game_row_is_consistent_and_reproducible() {
-        let rs = Ruleset::builtin("petteia-xxi").unwrap();
-        let job = GameJob {
-            ruleset: &rs,
-            label: "petteia-xxi",
-            game: 0,
-            seed: 42,
-            white: "random",
-            black: "random",
-            ply_cap: 300,
-        };
-        let row = play_game(&job).unwrap();
-        assert_eq!(row, play_game(&job).unwrap());
-        assert_eq!(row.moves.split(' ').count() as u32, row.plies);
-        assert!(row.plies <= 300);
-        assert_eq!(row.params_hash.len(), 16);
-        // 16 pieces each at the start: the counts add up.
-        assert_eq!(row.pieces_white + row.captures_black, 16);
-        assert_eq!(row.pieces_black + row.captures_white, 16);
-        assert_eq!(row.first_capture_ply.is_some(), row.captures_white + row.captures_black > 0);
-    }
-
-    #[test]
-    fn moves_column_replays_to_the_same_result() {
-        use latrunculi_rules::record::GameRecord;
-        use latrunculi_rules::replay::{ReplayOptions, replay};
-        for (id, white, black) in
-            [("kowalski", "random", "greedy"), ("xxi", "greedy", "random"), ("schadler", "random", "random")]
-        {
-            let rs = Ruleset::builtin(id).unwrap();
-            for game in 0..3 {
-                let job =
-                    GameJob { ruleset: &rs, label: id, game, seed: game_seed(9, game), white, black, ply_cap: 1000 };
-                let row = play_game(&job).unwrap();
-                let record = GameRecord::parse(&format!("[Ruleset \"{id}\"]\n\n{} *\n", row.moves)).unwrap();
-                let report = replay(&record, ReplayOptions::default()).unwrap();
-                assert_eq!(report.illegal_moves().count(), 0, "{id} game {game}");
-                assert_eq!(report.warnings().count(), 0, "{id} game {game}");
-                let outcome = report.outcome.expect("the replayed game ends");
-                assert_eq!((outcome.winner_text(), outcome.reason.name()), (row.winner.as_str(), row.reason.as_str()));
-            }
-        }
-    }
-
-    #[test]
-    fn seeds_and_colours() {
-        assert_ne!(game_seed(1, 0), game_seed(1, 1));
-        assert_ne!(game_seed(1, 0), game_seed(2, 0));
-        assert_ne!(agent_seed(5, Color::White), agent_seed(5, Color::Black));
-        assert_eq!(colours("a", "b", 0, true), ("a", "b"));
-        assert_eq!(colours("a", "b", 1, true), ("b", "a"));
-        assert_eq!(colours("a", "b", 1, false), ("a", "b"));
-    }
 }

@@ -1,14 +1,15 @@
 //! `latrunculi rules` and `latrunculi show`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
+use latrunculi_arena::io::write_atomic;
+use latrunculi_arena::svg::{LastMove, position_svg};
 use latrunculi_rules::record::GameRecord;
 use latrunculi_rules::{Color, NotationWarning, PieceKind, Position, Ruleset, Setup, parse_move};
 
 use crate::RulesetArg;
-use crate::svg::{LastMove, position_svg};
 
 /// Arguments of `latrunculi rules`.
 #[derive(clap::Args, Debug)]
@@ -109,17 +110,6 @@ pub fn play_moves(ruleset: &Ruleset, pos: &mut Position, moves: &str) -> anyhow:
     Ok(played)
 }
 
-/// Writes `contents` to `path` atomically: creates the parent folder, then writes a
-/// temporary file beside the target, syncs it and renames it over the target
-/// ([`latrunculi_az::checkpoint::atomic_write`]). Errors name the file.
-pub fn write_atomic(path: &Path, contents: impl AsRef<[u8]>) -> anyhow::Result<()> {
-    path.file_name().with_context(|| format!("{} is not a file name", path.display()))?;
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    latrunculi_az::checkpoint::atomic_write(path, contents.as_ref())
-        .with_context(|| format!("cannot write {}", path.display()))
-}
-
 /// Describes the pieces of a ruleset's start: e.g. `12+D` or `16+D in hand`.
 pub fn pieces_text(rs: &Ruleset) -> String {
     let (hs, hd) = rs.in_hand();
@@ -176,7 +166,7 @@ pub fn run_show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::svg::tests::check_balanced;
+    use latrunculi_arena::svg::check_balanced;
 
     fn xxi() -> (Ruleset, Position) {
         let rs = Ruleset::builtin("xxi").expect("builtin");

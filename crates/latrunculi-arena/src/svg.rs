@@ -329,58 +329,59 @@ pub fn position_svg(pos: &Position, last: Option<&LastMove>) -> String {
     s
 }
 
+/// Checks that the tags of an XML-ish text balance (start/end tags nest, attribute
+/// quotes close); returns the first problem. The pictures of this module pass it; tests
+/// of other crates use it on what they write.
+pub fn check_balanced(xml: &str) -> Result<(), String> {
+    let mut stack: Vec<String> = Vec::new();
+    let mut rest = xml;
+    while let Some(i) = rest.find('<') {
+        let text = &rest[..i];
+        if text.contains('>') {
+            return Err(format!("stray '>' in text {text:?}"));
+        }
+        rest = &rest[i + 1..];
+        // Find the end of the tag, skipping quoted attribute values.
+        let mut quote = None;
+        let mut end = None;
+        for (k, c) in rest.char_indices() {
+            match (quote, c) {
+                (None, '"' | '\'') => quote = Some(c),
+                (Some(q), c) if c == q => quote = None,
+                (None, '<') => return Err(format!("'<' inside a tag near {:?}", &rest[..k])),
+                (None, '>') => {
+                    end = Some(k);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let end = end.ok_or("unclosed tag")?;
+        let tag = &rest[..end];
+        rest = &rest[end + 1..];
+        if tag.starts_with('?') || tag.starts_with('!') {
+            continue;
+        }
+        if let Some(name) = tag.strip_prefix('/') {
+            match stack.pop() {
+                Some(open) if open == name.trim() => {}
+                other => return Err(format!("</{name}> closes {other:?}")),
+            }
+        } else if !tag.ends_with('/') {
+            let name = tag.split_whitespace().next().ok_or("empty tag")?;
+            stack.push(name.to_string());
+        }
+    }
+    if rest.contains('>') {
+        return Err("stray '>' at the end".to_string());
+    }
+    if stack.is_empty() { Ok(()) } else { Err(format!("unclosed: {stack:?}")) }
+}
+
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
     use latrunculi_rules::{Ruleset, Setup};
-
-    /// Checks that the tags of an XML-ish text balance (start/end tags nest, attribute
-    /// quotes close); returns the first problem.
-    pub(crate) fn check_balanced(xml: &str) -> Result<(), String> {
-        let mut stack: Vec<String> = Vec::new();
-        let mut rest = xml;
-        while let Some(i) = rest.find('<') {
-            let text = &rest[..i];
-            if text.contains('>') {
-                return Err(format!("stray '>' in text {text:?}"));
-            }
-            rest = &rest[i + 1..];
-            // Find the end of the tag, skipping quoted attribute values.
-            let mut quote = None;
-            let mut end = None;
-            for (k, c) in rest.char_indices() {
-                match (quote, c) {
-                    (None, '"' | '\'') => quote = Some(c),
-                    (Some(q), c) if c == q => quote = None,
-                    (None, '<') => return Err(format!("'<' inside a tag near {:?}", &rest[..k])),
-                    (None, '>') => {
-                        end = Some(k);
-                        break;
-                    }
-                    _ => {}
-                }
-            }
-            let end = end.ok_or("unclosed tag")?;
-            let tag = &rest[..end];
-            rest = &rest[end + 1..];
-            if tag.starts_with('?') || tag.starts_with('!') {
-                continue;
-            }
-            if let Some(name) = tag.strip_prefix('/') {
-                match stack.pop() {
-                    Some(open) if open == name.trim() => {}
-                    other => return Err(format!("</{name}> closes {other:?}")),
-                }
-            } else if !tag.ends_with('/') {
-                let name = tag.split_whitespace().next().ok_or("empty tag")?;
-                stack.push(name.to_string());
-            }
-        }
-        if rest.contains('>') {
-            return Err("stray '>' at the end".to_string());
-        }
-        if stack.is_empty() { Ok(()) } else { Err(format!("unclosed: {stack:?}")) }
-    }
 
     fn count(hay: &str, needle: &str) -> usize {
         hay.matches(needle).count()
