@@ -217,6 +217,22 @@ fn every_agent_plays_legal_moves_in_every_builtin_ruleset() {
 }
 
 #[test]
+fn greedy_and_random_play_every_builtin_ruleset_to_its_end() {
+    // Whole games (the default cap of 1000 plies), not only openings: every ruleset's
+    // end rules are reached by agents, whatever they are (issue 15).
+    for rs in Ruleset::all_builtin() {
+        let mut g = parse_agent("greedy").unwrap();
+        let mut r = parse_agent("random").unwrap();
+        let start = Position::new(&rs);
+        let mut end = start.clone();
+        for m in play_game(g.as_mut(), r.as_mut(), start, 3, latrunculi_rules::DEFAULT_PLY_CAP) {
+            end.play(m);
+        }
+        assert!(end.outcome().is_some(), "{}: no outcome after {} plies", rs.id, end.ply());
+    }
+}
+
+#[test]
 fn uct_speed_is_measured() {
     let rs = Ruleset::builtin("kowalski").unwrap();
     assert!(latrunculi_agents::uct_simulations_per_second(&rs, 0.05) > 0.0);

@@ -996,6 +996,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_builtin_ruleset_round_trips_through_its_toml() {
+        // `latrunculi rules --verbose` prints `to_toml`; reading it back gives the same rules.
+        for rs in Ruleset::all_builtin() {
+            let back = Ruleset::from_toml_str(&rs.to_toml(), &rs.id).unwrap_or_else(|e| panic!("{}: {e}", rs.id));
+            assert_eq!(back, rs, "{}", rs.id);
+            assert_eq!(back.params_hash(), rs.params_hash(), "{}", rs.id);
+        }
+    }
+
+    #[test]
     fn labels_change_one_parameter_at_a_time() {
         let k = Ruleset::builtin("kowalski").unwrap();
         let l = Ruleset::from_label("kowalski+end.no_capture_limit=120", None).unwrap();
