@@ -99,24 +99,31 @@ fn crowded_pass() -> Ruleset {
     .unwrap()
 }
 
-#[test]
-fn the_pass_variant_really_passes() {
-    // The random games the comparison plays for the crowded variant include passes (a
-    // side moving twice in a row) and stuck-stuck draws are possible; count the passes.
-    let rs = crowded_pass();
-    let mut passes = 0;
+/// In the comparison's random games of `rs` (same seeds and cap), the plies after which
+/// the same side moves again outside the placement phase: passes, granted plies, moves
+/// after a removal.
+fn turns_that_go_on(rs: &Ruleset) -> usize {
+    let mut again = 0;
     for g in 0..env_or("LATRUNCULI_DIFF_GAMES", 12) {
-        let mut pos = Position::new(&rs);
+        let mut pos = Position::new(rs);
         pos.set_ply_cap(env_or("LATRUNCULI_DIFF_CAP", 400));
         let mut rng = FastRng::new(1000 + g as u64);
         let mut moves = Vec::new();
         while !pos.is_over() {
             pos.legal_moves(&mut moves);
-            let mover = pos.side_to_move();
+            let (mover, placing) = (pos.side_to_move(), pos.is_placement_phase());
             pos.play(moves[rng.below(moves.len())]);
-            passes += usize::from(!pos.is_over() && pos.side_to_move() == mover);
+            again += usize::from(!placing && !pos.is_over() && pos.side_to_move() == mover);
         }
     }
+    again
+}
+
+#[test]
+fn the_pass_variant_really_passes() {
+    // The random games the comparison plays for the crowded variant include passes (a
+    // side moving twice in a row) and stuck-stuck draws are possible; count the passes.
+    let passes = turns_that_go_on(&crowded_pass());
     assert!(passes > 0, "no pass in the crowded games: the variant tests nothing");
     eprintln!("{passes} passes");
 }
@@ -127,20 +134,7 @@ fn granted_plies_happen_in_the_random_games() {
     // a capture (Bell) or a move after a removal (Seneca). The comparison's random games
     // of these rulesets must contain some, or it tests nothing of them.
     for id in ["ludii-bell-8x8", "ludii-bell-8x7", "ludii-seneca"] {
-        let rs = Ruleset::builtin(id).unwrap();
-        let mut again = 0;
-        for g in 0..env_or("LATRUNCULI_DIFF_GAMES", 12) {
-            let mut pos = Position::new(&rs);
-            pos.set_ply_cap(env_or("LATRUNCULI_DIFF_CAP", 400));
-            let mut rng = FastRng::new(1000 + g as u64);
-            let mut moves = Vec::new();
-            while !pos.is_over() {
-                pos.legal_moves(&mut moves);
-                let (mover, placing) = (pos.side_to_move(), pos.is_placement_phase());
-                pos.play(moves[rng.below(moves.len())]);
-                again += usize::from(!placing && !pos.is_over() && pos.side_to_move() == mover);
-            }
-        }
+        let again = turns_that_go_on(&Ruleset::builtin(id).unwrap());
         assert!(again > 0, "{id}: no turn of two plies in the random games");
         eprintln!("{id}: {again} turns went on");
     }

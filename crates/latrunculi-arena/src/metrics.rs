@@ -20,6 +20,7 @@ use rayon::prelude::*;
 use crate::game::GameRow;
 use crate::io::write_atomic;
 use crate::stats::{Z95, median, nearest_rank, wilson};
+use crate::survey::csv_field;
 
 /// What one replayed game contributes to its cell's metrics.
 #[derive(Clone, Debug, PartialEq)]
@@ -193,11 +194,6 @@ pub fn cell_line(ruleset: &str, pairing: &str, games: &[GameStats]) -> String {
         fields.push(games.iter().filter(|g| g.reason == r).count().to_string());
     }
     fields.join(",")
-}
-
-/// Quotes a CSV field when it needs it.
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
 }
 
 /// Reads a games CSV; an unreadable row is an error naming its line.

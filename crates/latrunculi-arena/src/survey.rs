@@ -540,7 +540,7 @@ fn ratio(x: f64, n: usize) -> f64 {
 }
 
 /// Quotes a CSV field when it needs it.
-fn csv_field(s: &str) -> String {
+pub(crate) fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
 }
 

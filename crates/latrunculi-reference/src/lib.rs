@@ -192,10 +192,7 @@ impl RefGame {
         self.history.push(self.snapshot());
         if self.pending.is_some() && self.legal_candidates().is_empty() {
             // The capturing piece has no ply: the turn passes after all.
-            self.history.pop();
-            self.pending = None;
-            self.side = mover.opponent();
-            self.history.push(self.snapshot());
+            self.pass_turn();
         }
         self.outcome = self.end_of_game(mover, &result);
         self.pass_if_stuck();
@@ -692,9 +689,17 @@ impl RefGame {
         if self.outcome.is_some() || self.rules.end.no_moves != NoMoves::Pass || !self.legal_candidates().is_empty() {
             return;
         }
+        self.pass_turn();
+    }
+
+    /// Hands the turn to the other side without a ply (a stuck side's pass, or a
+    /// granted ply the capturing piece cannot make); that position, with no pending
+    /// piece, replaces the current one in the history.
+    fn pass_turn(&mut self) {
         if self.history.last() == Some(&self.snapshot()) {
             self.history.pop();
         }
+        self.pending = None;
         self.side = self.side.opponent();
         self.history.push(self.snapshot());
     }

@@ -1375,15 +1375,8 @@ impl Position {
         }
         self.push_history();
         if continue_with != 0 && !self.has_legal_move() {
-            // The capturing piece has no ply: the turn passes after all (that position
-            // replaces this one in the repetition history).
-            if self.history.last() == Some(&self.hash) {
-                self.history.pop();
-            }
-            self.hash ^= pending_key(self.pending) ^ BLACK_TO_MOVE;
-            self.pending = 0;
-            self.turn = self.turn.opponent();
-            self.push_history();
+            // The capturing piece has no ply: the turn passes after all.
+            self.pass_turn();
         }
     }
 
@@ -1556,11 +1549,19 @@ impl Position {
         if self.outcome.is_some() || self.rules.end.no_moves != NoMoves::Pass || self.has_legal_move() {
             return;
         }
+        self.pass_turn();
+    }
+
+    /// Hands the turn to the other side without a ply (a stuck side's pass, or a
+    /// granted ply the capturing piece cannot make): the position with the other side to
+    /// move, and no pending piece, replaces the last entry of the repetition history.
+    fn pass_turn(&mut self) {
         if self.history.last() == Some(&self.hash) {
             self.history.pop();
         }
+        self.hash ^= pending_key(self.pending) ^ BLACK_TO_MOVE;
+        self.pending = 0;
         self.turn = self.turn.opponent();
-        self.hash ^= BLACK_TO_MOVE;
         self.push_history();
     }
 
