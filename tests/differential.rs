@@ -217,3 +217,50 @@ fn engine_matches_reference_on_random_games() {
     assert!(total_plies > 0);
     eprintln!("compared {total_plies} plies");
 }
+
+/// The soak (issue 13): the fast engine against the reference engine on random games of
+/// every built-in ruleset (default boards) until each has been compared for at least
+/// `LATRUNCULI_SOAK_PLIES` plies (default 10⁶), games capped at 1000 plies, seeds from
+/// 1,000,000 up (disjoint from the CI games above). Outside CI:
+///
+/// `LATRUNCULI_SOAK_CSV=experiments/soak/soak.csv cargo test --release --test differential soak -- --ignored --nocapture`
+///
+/// One row per ruleset is appended to `LATRUNCULI_SOAK_CSV` as soon as it finishes
+/// (`ruleset,games,plies,seconds`), and rulesets already in the file are skipped, so an
+/// interrupted soak resumes. `LATRUNCULI_SOAK_RULESETS` (comma-separated ids) narrows it.
+#[test]
+#[ignore = "long: the 10^6-ply soak, run by experiments/soak/run.sh"]
+fn soak() {
+    use std::io::Write;
+    let target = u64::from(env_or("LATRUNCULI_SOAK_PLIES", 1_000_000));
+    let csv = std::env::var("LATRUNCULI_SOAK_CSV").ok();
+    let only: Option<Vec<String>> =
+        std::env::var("LATRUNCULI_SOAK_RULESETS").ok().map(|s| s.split(',').map(|x| x.trim().to_string()).collect());
+    let done: Vec<String> = csv
+        .as_ref()
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .map(|t| t.lines().skip(1).filter_map(|l| l.split(',').next().map(str::to_string)).collect())
+        .unwrap_or_default();
+    if let Some(p) = &csv
+        && !std::path::Path::new(p).exists()
+    {
+        std::fs::write(p, "ruleset,games,plies,seconds\n").unwrap_or_else(|e| panic!("{p}: {e}"));
+    }
+    for rs in Ruleset::all_builtin() {
+        if only.as_ref().is_some_and(|o| !o.contains(&rs.id)) || done.contains(&rs.id) {
+            continue;
+        }
+        let start = std::time::Instant::now();
+        let (mut games, mut plies) = (0u64, 0u64);
+        while plies < target {
+            plies += u64::from(play_and_compare(&rs.id, &rs, 1_000_000 + games, 1000));
+            games += 1;
+        }
+        let row = format!("{},{games},{plies},{:.1}\n", rs.id, start.elapsed().as_secs_f64());
+        eprint!("{row}");
+        if let Some(p) = &csv {
+            let mut f = std::fs::OpenOptions::new().append(true).open(p).unwrap_or_else(|e| panic!("{p}: {e}"));
+            f.write_all(row.as_bytes()).unwrap_or_else(|e| panic!("{p}: {e}"));
+        }
+    }
+}
