@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use latrunculi_rules::{FastRng, Position, Ruleset};
-use latrunculi_sim::{BatchSim, StepResult};
+use latrunculi_sim::throughput::{SIM_BATCH, SimThroughput, measure_random_steps};
 use rayon::prelude::*;
 
 use crate::RulesetArg;
@@ -75,23 +75,8 @@ pub fn measure(rs: &Ruleset, threads: usize, seconds: f64, seed: u64) -> anyhow:
     Ok(Throughput { threads, plies_per_s: plies as f64 / secs, games_per_s: games as f64 / secs })
 }
 
-/// Games in the batched-simulator measurement.
-pub const SIM_BATCH: usize = 256;
-
-/// One batched-simulator measurement.
-#[derive(Debug, Clone, Copy)]
-pub struct SimThroughput {
-    /// Threads of the rayon pool the simulator ran in.
-    pub threads: usize,
-    /// Games in the batch.
-    pub batch: usize,
-    /// Game plies per second (batch steps × games per step).
-    pub sim_plies_per_s: f64,
-}
-
-/// Steps a [`BatchSim`] of `batch` games with uniformly random legal actions (chosen in
-/// parallel, one generator per game) for about `seconds`, inside a rayon pool of
-/// `threads` threads.
+/// One batched-simulator measurement of `batch` games with `threads` threads
+/// ([`measure_random_steps`] in a pool of that size).
 pub fn measure_batch(
     rs: &Ruleset,
     threads: usize,
@@ -99,37 +84,8 @@ pub fn measure_batch(
     seconds: f64,
     seed: u64,
 ) -> anyhow::Result<SimThroughput> {
-    let budget = Duration::from_secs_f64(seconds);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
-    let mut sim = BatchSim::new(rs, batch, seed)?;
-    let space = sim.action_space();
-    let mut rngs: Vec<FastRng> =
-        (0..batch as u64).map(|i| FastRng::new(seed.wrapping_mul(1_000_003).wrapping_add(i))).collect();
-    let mut actions: Vec<usize> = Vec::with_capacity(batch);
-    let mut result = StepResult::default();
-    let (plies, secs) = pool.install(|| -> anyhow::Result<(u64, f64)> {
-        let t0 = Instant::now();
-        let mut steps = 0u64;
-        while t0.elapsed() < budget {
-            let sim_ref = &sim;
-            let chosen: Result<Vec<usize>, latrunculi_sim::SimError> = rngs
-                .par_iter_mut()
-                .enumerate()
-                .map(|(i, rng)| {
-                    let moves = sim_ref.legal_moves(i)?;
-                    // A live game always has a legal move (finished games are reset).
-                    let mv = moves.get(rng.below(moves.len().max(1))).copied();
-                    mv.map(|m| space.encode(m)).ok_or(latrunculi_sim::SimError::GameIndex { index: i, len: batch })
-                })
-                .collect();
-            actions.clear();
-            actions.extend(chosen?);
-            sim.step_into(&actions, &mut result)?;
-            steps += 1;
-        }
-        Ok((steps * batch as u64, t0.elapsed().as_secs_f64()))
-    })?;
-    Ok(SimThroughput { threads, batch, sim_plies_per_s: plies as f64 / secs })
+    Ok(pool.install(|| measure_random_steps(rs, batch, seconds, seed))?)
 }
 
 /// Runs `latrunculi bench`.

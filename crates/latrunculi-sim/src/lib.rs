@@ -8,7 +8,8 @@
 //!   ([`ObservationEncoder`], [`observation::PLANES`]);
 //! - [`batch`]: [`BatchSim`], `N` games of one ruleset with observations
 //!   `[N, planes, H, W]`, legal-action masks `[N, A]` and a `step` that plays one
-//!   action per game, in parallel with rayon, resetting finished games.
+//!   action per game, in parallel with rayon, resetting finished games;
+//! - [`throughput`]: plies per second of a [`BatchSim`] stepped with random actions.
 //!
 //! See README.md for the encodings in one place.
 
@@ -17,6 +18,7 @@
 pub mod action;
 pub mod batch;
 pub mod observation;
+pub mod throughput;
 
 pub use action::ActionSpace;
 pub use batch::{BatchSim, StepResult};
