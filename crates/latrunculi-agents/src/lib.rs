@@ -17,11 +17,13 @@
 
 pub mod alphabeta;
 pub mod eval;
+pub mod game;
 pub mod greedy;
 pub mod mcts;
 pub mod random;
 
 pub use alphabeta::{AlphaBetaAgent, AlphaBetaConfig};
+pub use game::{PlayOutError, play_out};
 pub use greedy::GreedyAgent;
 pub use mcts::{MctsAgent, MctsConfig, uct_simulations_per_second};
 pub use random::RandomAgent;

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use latrunculi_agents::Agent;
+use latrunculi_agents::{Agent, PlayOutError, play_out};
 use latrunculi_az::parse_agent;
 use latrunculi_rules::{Color, Move, MoveText, Position, Ruleset, splitmix64};
 use rayon::prelude::*;
@@ -150,33 +150,26 @@ pub fn play_game_observed(job: &GameJob<'_>, observe: &mut PlyObserver<'_>) -> a
     let mut captures = [0u32; 2];
     let mut first_capture_ply = None;
     let mut plies = 0u32;
-    while !pos.is_over() {
-        let mover = pos.side_to_move();
-        let agent = if mover == Color::White { &mut white } else { &mut black };
-        let mv = agent.select(&pos);
-        let before = pos.clone();
-        let fx = pos.try_play(mv).ok_or_else(|| {
-            anyhow::anyhow!(
-                "agent '{}' chose an illegal move {mv:?} at ply {} of game {} ({})",
-                agent.spec(),
-                plies + 1,
-                job.game,
-                job.label
-            )
-        })?;
-        observe(&before, &**agent, mv)
-            .with_context(|| format!("ply {} of game {} ({})", plies + 1, job.game, job.label))?;
+    play_out(&mut pos, &mut *white, &mut *black, |before, after, agent, mv, fx| -> anyhow::Result<()> {
+        observe(before, agent, mv).with_context(|| format!("ply {} of game {} ({})", plies + 1, job.game, job.label))?;
         plies += 1;
         let removed = fx.captured().len() as u32;
-        captures[mover.index()] += removed;
+        captures[before.side_to_move().index()] += removed;
         if removed > 0 && first_capture_ply.is_none() {
             first_capture_ply = Some(plies);
         }
         if !moves.is_empty() {
             moves.push(' ');
         }
-        moves.push_str(&MoveText::build(&before, &pos, pos.outcome(), mv, &fx).to_string());
-    }
+        moves.push_str(&MoveText::build(before, after, after.outcome(), mv, fx).to_string());
+        Ok(())
+    })
+    .map_err(|e| match e {
+        PlayOutError::IllegalMove { agent, mv, ply } => {
+            anyhow::anyhow!("agent '{agent}' chose an illegal move {mv:?} at ply {ply} of game {} ({})", job.game, job.label)
+        }
+        PlayOutError::Observer(e) => e,
+    })?;
     let outcome = pos.outcome().ok_or_else(|| anyhow::anyhow!("game ended without an outcome"))?;
     Ok(GameRow {
         ruleset: job.label.to_string(),

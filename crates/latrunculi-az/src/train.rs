@@ -415,12 +415,14 @@ pub fn match_score(
             let az_colour = if g % 2 == 0 { Color::White } else { Color::Black };
             let mut pos = Position::new(ruleset);
             pos.set_ply_cap(ply_cap);
-            while !pos.is_over() {
-                let mv = if pos.side_to_move() == az_colour { az.select(&pos) } else { other.select(&pos) };
-                if pos.try_play(mv).is_none() {
-                    return Err(AzError::Mismatch(format!("an agent chose the illegal move {mv:?} in the match")));
-                }
-            }
+            let (white, black): (&mut dyn Agent, &mut dyn Agent) =
+                if az_colour == Color::White { (&mut az, &mut *other) } else { (&mut *other, &mut az) };
+            latrunculi_agents::play_out(&mut pos, white, black, |_, _, _, _, _| Ok::<(), AzError>(())).map_err(
+                |e| match e {
+                    latrunculi_agents::PlayOutError::Observer(e) => e,
+                    illegal => AzError::Mismatch(format!("{illegal} in the match")),
+                },
+            )?;
             Ok(match pos.outcome().and_then(|o| o.winner) {
                 Some(c) if c == az_colour => 1.0,
                 Some(_) => 0.0,
