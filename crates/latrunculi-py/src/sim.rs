@@ -90,7 +90,8 @@ impl PyBatchSim {
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>)> {
         let n = self.sim.num_games();
         let space = self.sim.action_space();
-        let mut actions = Vec::with_capacity(n * 64);
+        let total: usize = (0..n).map(|i| self.sim.legal_moves(i).map_or(0, <[_]>::len)).sum();
+        let mut actions = Vec::with_capacity(total);
         let mut offsets = Vec::with_capacity(n + 1);
         offsets.push(0i64);
         for i in 0..n {
@@ -98,6 +99,37 @@ impl PyBatchSim {
             offsets.push(actions.len() as i64);
         }
         Ok((actions.into_pyarray(py), offsets.into_pyarray(py)))
+    }
+
+    /// The number of legal actions of every game, int64 `[N]` (never 0: games that end
+    /// are reset).
+    fn legal_counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let v: Result<Vec<i64>, _> =
+            (0..self.sim.num_games()).map(|i| self.sim.legal_moves(i).map(|m| m.len() as i64)).collect();
+        Ok(v.map_err(error)?.into_pyarray(py))
+    }
+
+    /// The action of legal move number `indices[i]` of game `i` (in the engine's move
+    /// order, the order of `legal_actions`), int64 `[N]`: with `legal_counts`, a policy
+    /// over each game's legal moves without building masks, e.g. uniformly random
+    /// `legal_action_at((rng.random(N) * legal_counts()).astype(np.int64))`. An index
+    /// outside `0..legal_counts()[i]` raises, naming the game.
+    fn legal_action_at<'py>(&self, py: Python<'py>, indices: PyReadonlyArray1<'py, i64>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let n = self.sim.num_games();
+        let idx = indices.as_array();
+        if idx.len() != n {
+            return Err(error(format!("expected one index per game ({n}), got {}", idx.len())));
+        }
+        let space = self.sim.action_space();
+        let mut out = Vec::with_capacity(n);
+        for (i, &k) in idx.iter().enumerate() {
+            let moves = self.sim.legal_moves(i).map_err(error)?;
+            let mv = usize::try_from(k).ok().and_then(|k| moves.get(k)).ok_or_else(|| {
+                error(format!("game {i}: index {k} is not below its {} legal moves", moves.len()))
+            })?;
+            out.push(space.encode(*mv) as i64);
+        }
+        Ok(out.into_pyarray(py))
     }
 
     /// The player to move in every game, int8 `[N]` (0 White, 1 Black).

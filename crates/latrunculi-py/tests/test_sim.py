@@ -42,6 +42,25 @@ def test_batch_equals_positions(rid):
     assert ended > 0
 
 
+def test_indexed_actions_equal_the_flat_ones():
+    sim = lt.BatchSim("ludii-seega-6x6", 5, seed=3)
+    rng = np.random.default_rng(4)
+    for _ in range(80):
+        actions, offsets = sim.legal_actions()
+        counts = sim.legal_counts()
+        np.testing.assert_array_equal(counts, np.diff(offsets))
+        index = (rng.random(5) * counts).astype(np.int64)
+        chosen = sim.legal_action_at(index)
+        np.testing.assert_array_equal(chosen, actions[offsets[:-1] + index])
+        sim.step(chosen)
+    bad = np.zeros(5, dtype=np.int64)
+    bad[2] = sim.legal_counts()[2]
+    with pytest.raises(lt.LatrunculiError, match="game 2"):
+        sim.legal_action_at(bad)
+    with pytest.raises(lt.LatrunculiError, match="one index per game"):
+        sim.legal_action_at(np.zeros(4, dtype=np.int64))
+
+
 def test_same_seed_same_games():
     def run():
         sim = lt.BatchSim("xxi", 4, seed=5, ply_cap=80)
