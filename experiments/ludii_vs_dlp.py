@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Our figures for Ludii's rulesets beside the Digital Ludeme Project's (issue 15).
+
+Usage: python3 experiments/ludii_vs_dlp.py experiments/ludii
+Reads DIR/metrics.csv (written by `latrunculi metrics --games DIR/games.csv`) and prints
+a Markdown table: per ruleset and pairing, games, draw rate, decisive rate and mean
+length with their 95% intervals, and the DLP's stored draw rate where it has one (30
+trials per ruleset with Ludii's search agents, every draw a 2,500-turn timeout). A
+row is flagged when the DLP figure lies outside our interval. Works on a partial survey.
+"""
+
+import csv
+import sys
+from pathlib import Path
+
+# Draw rates the DLP publishes for these rulesets (30 trials each).
+DLP_DRAW = {
+    "ludii-kowalski-8x12": 1.00,
+    "ludii-schadler-1994": 1.00,
+    "ludii-falkener": 0.90,
+    "ludii-bell-8x8": 0.00,
+}
+
+
+def interval(row, key, scale=1.0, digits=2):
+    v, lo, hi = (float(row[k]) * scale for k in (key, f"{key}_lo", f"{key}_hi"))
+    return f"{v:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    path = Path(sys.argv[1]) / "metrics.csv"
+    if not path.is_file():
+        sys.exit(f"error: {path} not found (run `latrunculi metrics --games {path.parent}/games.csv`)")
+    with path.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    print("| ruleset | pairing | games | draw rate | decisive | mean plies | DLP draw rate (30 trials) |")
+    print("|---|---|---:|---|---|---|---|")
+    for r in rows:
+        dlp = DLP_DRAW.get(r["ruleset"])
+        dlp_text = ""
+        if dlp is not None:
+            outside = not (float(r["draw_lo"]) <= dlp <= float(r["draw_hi"]))
+            dlp_text = f"{dlp:.2f}" + (" (outside our interval)" if outside else "")
+        print(
+            f"| {r['ruleset']} | {r['pairing']} | {r['games']} | {interval(r, 'draw')} | "
+            f"{interval(r, 'decisive')} | {interval(r, 'plies', digits=1)} | {dlp_text} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
