@@ -54,6 +54,20 @@ pub(crate) const CORNER_AXIS: u8 = 4;
 /// The up-right diagonal offset.
 const S_PLUS_1: i32 = S + 1;
 
+/// The change of the raw square index (`rank * 16 + file`) for one step in mailbox
+/// direction `d` (one of [`ALL8`]).
+#[inline(always)]
+pub(crate) fn raw_delta(d: i32) -> i32 {
+    let rank_step = if d > S / 2 {
+        1
+    } else if d < -S / 2 {
+        -1
+    } else {
+        0
+    };
+    d + rank_step * (16 - S)
+}
+
 /// The trap axis (0..4) of a line direction.
 #[inline]
 pub(crate) fn axis_of(d: i32) -> u8 {
@@ -159,6 +173,12 @@ impl SquareSet {
     /// Mailbox indices of the members, ascending.
     #[inline]
     pub(crate) fn iter_mb(self) -> impl Iterator<Item = usize> {
+        self.iter_raw().map(mb_of_raw)
+    }
+
+    /// Raw square indices (`rank * 16 + file`) of the members, ascending.
+    #[inline]
+    pub(crate) fn iter_raw(self) -> impl Iterator<Item = usize> {
         self.0.into_iter().enumerate().flat_map(|(w, mut bits)| {
             std::iter::from_fn(move || {
                 if bits == 0 {
@@ -166,7 +186,7 @@ impl SquareSet {
                 }
                 let b = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                Some(mb_of_raw(w * 64 + b))
+                Some(w * 64 + b)
             })
         })
     }
@@ -298,8 +318,17 @@ mod tests {
                 assert_eq!(m, PAD + r as usize * STRIDE + f as usize);
                 assert_eq!(sq_of(m), sq);
                 assert_eq!(file_rank(m), (f as usize, r as usize));
-                // Two steps in any direction stay inside the array.
-                for d in ALL8 {
+                // Two steps in any direction stay inside the array; one step moves the
+                // raw index by raw_delta.
+                let file_rank_steps = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (-1, 1), (1, -1)];
+                for (d, (df, dr)) in ALL8.into_iter().zip(file_rank_steps) {
+                    if let Some(n) = Square::new((f as i32 + df) as u8, (r as i32 + dr) as u8)
+                        && f as i32 + df >= 0
+                        && r as i32 + dr >= 0
+                    {
+                        assert_eq!(mb(n) as i32, m as i32 + d, "{sq} {d}");
+                        assert_eq!(n.raw() as i32, sq.raw() as i32 + raw_delta(d), "{sq} {d}");
+                    }
                     let two = m as i32 + 2 * d;
                     assert!((0..CELLS as i32).contains(&two), "{sq} {d}");
                 }

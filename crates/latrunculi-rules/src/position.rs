@@ -1039,7 +1039,8 @@ impl Position {
         let selfimm_on = self.rules.end.self_immobilization == SelfImmobilization::Illegal;
         let own_dux = self.dux[me];
         let table = (self.rules.width <= 12 && self.rules.height <= 12).then(slide_table);
-        for from in self.occ[me].iter_mb() {
+        for fraw in self.occ[me].iter_raw() {
+            let from = mb_of_raw(fraw);
             let piece = self.cells[from];
             if piece & TRAPPED != 0 || (self.pending != 0 && from != self.pending) {
                 continue;
@@ -1049,7 +1050,7 @@ impl Position {
                 continue;
             }
             let is_dux = piece & DUX != 0;
-            let fsq = sq_of(from);
+            let fsq = Square::from_raw(fraw as u8);
             let plain = !check_all && limit == Limit::Free;
             let soldier_fast = plain && (!selfimm_on || !is_dux);
             let legal = |to: usize, dir: i32| -> bool {
@@ -1068,7 +1069,7 @@ impl Position {
             if slide && !mv.diagonal && soldier_fast && !displacement {
                 // Rook moves from the rank's and the file's occupancy bits, no ray loops:
                 // a table lookup on boards up to 12 × 12, bit arithmetic beyond.
-                let (fl, rk) = file_rank(from);
+                let (fl, rk) = (fraw & 15, fraw >> 4);
                 let (along_rank, along_file) = match table {
                     Some(t) => (t[fl][(self.rank_occ[rk] & 0xFFF) as usize], t[rk][(self.file_occ[fl] & 0xFFF) as usize]),
                     None => (slide_reach_bits(fl, self.rank_occ[rk]), slide_reach_bits(rk, self.file_occ[fl])),
@@ -1109,22 +1110,26 @@ impl Position {
                     }
                 }
                 let mut t = step(from, d);
+                // The raw index of `t`, followed along (cheaper than converting `t`).
+                let dr = raw_delta(d);
+                let mut traw = fraw as i32 + dr;
                 while self.cells[t] == EMPTY {
                     // Inline fast path for the common case: a free soldier not landing
                     // next to its own Dux (or no self-immobilisation rule).
                     let ok = (soldier_fast && (own_dux == 0 || !adjacent(t, own_dux))) || legal(t, d);
-                    if ok && !f(Move::movement(fsq, sq_of(t))) {
+                    if ok && !f(Move::movement(fsq, Square::from_raw(traw as u8))) {
                         return false;
                     }
                     if !slide {
                         break;
                     }
                     t = step(t, d);
+                    traw += dr;
                 }
                 if displacement
                     && self.cells[t] & (ID | DUX | TRAPPED) == PIECE | TRAPPED | (me ^ 1) as u8
                     && legal(t, d)
-                    && !f(Move::movement(fsq, sq_of(t)))
+                    && !f(Move::movement(fsq, Square::from_raw(traw as u8)))
                 {
                     return false;
                 }
