@@ -54,19 +54,17 @@ pub(crate) const CORNER_AXIS: u8 = 4;
 /// The up-right diagonal offset.
 const S_PLUS_1: i32 = S + 1;
 
-/// The change of the raw square index (`rank * 16 + file`) for one step in mailbox
-/// direction `d` (one of [`ALL8`]).
-#[inline(always)]
-pub(crate) fn raw_delta(d: i32) -> i32 {
-    let rank_step = if d > S / 2 {
-        1
-    } else if d < -S / 2 {
-        -1
-    } else {
-        0
-    };
-    d + rank_step * (16 - S)
-}
+/// [`ALL8`] as changes of the raw square index (`rank * 16 + file`): one step in
+/// direction `ALL8[i]` moves a square's raw index by `ALL8_RAW[i]`.
+pub(crate) const ALL8_RAW: [i32; 8] = [1, -1, 16, -16, 17, -17, 15, -15];
+// ORTH is the start of ALL8, so both share ALL8_RAW.
+const _: () = {
+    let mut i = 0;
+    while i < 4 {
+        assert!(ORTH[i] == ALL8[i]);
+        i += 1;
+    }
+};
 
 /// The trap axis (0..4) of a line direction.
 #[inline]
@@ -319,7 +317,7 @@ mod tests {
                 assert_eq!(sq_of(m), sq);
                 assert_eq!(file_rank(m), (f as usize, r as usize));
                 // Two steps in any direction stay inside the array; one step moves the
-                // raw index by raw_delta.
+                // raw index by ALL8_RAW.
                 let file_rank_steps = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (-1, 1), (1, -1)];
                 for (d, (df, dr)) in ALL8.into_iter().zip(file_rank_steps) {
                     if let Some(n) = Square::new((f as i32 + df) as u8, (r as i32 + dr) as u8)
@@ -327,7 +325,7 @@ mod tests {
                         && r as i32 + dr >= 0
                     {
                         assert_eq!(mb(n) as i32, m as i32 + d, "{sq} {d}");
-                        assert_eq!(n.raw() as i32, sq.raw() as i32 + raw_delta(d), "{sq} {d}");
+                        assert_eq!(n.raw() as i32, sq.raw() as i32 + ALL8_RAW[ALL8.iter().position(|&x| x == d).unwrap()], "{sq} {d}");
                     }
                     let two = m as i32 + 2 * d;
                     assert!((0..CELLS as i32).contains(&two), "{sq} {d}");

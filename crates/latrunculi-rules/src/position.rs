@@ -704,6 +704,8 @@ impl Position {
         [s(0, 0), s(w - 1, 0), s(0, h - 1), s(w - 1, h - 1)]
     }
 
+    /// The line directions: [`ORTH`], or [`ALL8`] with diagonals (ORTH is ALL8's first
+    /// four, so `ALL8_RAW` gives their raw-index steps in the same order).
     #[inline]
     fn line_dirs(diagonal: bool) -> &'static [i32] {
         if diagonal { &ALL8 } else { &ORTH }
@@ -1101,7 +1103,8 @@ impl Position {
             }
             let backward = if me == 0 { -S } else { S };
             let rays_done = slide && !mv.diagonal && soldier_fast && !displacement;
-            for &d in if rays_done { &[] } else { Self::line_dirs(mv.diagonal) } {
+            let dirs = if rays_done { &[][..] } else { Self::line_dirs(mv.diagonal) };
+            for (&d, &dr) in dirs.iter().zip(&ALL8_RAW) {
                 if !is_dux && mv.soldier == SoldierMove::StepForwardSideways {
                     // no backward component
                     let back = d == backward || d == backward + 1 || d == backward - 1;
@@ -1111,7 +1114,6 @@ impl Position {
                 }
                 let mut t = step(from, d);
                 // The raw index of `t`, followed along (cheaper than converting `t`).
-                let dr = raw_delta(d);
                 let mut traw = fraw as i32 + dr;
                 while self.cells[t] == EMPTY {
                     // Inline fast path for the common case: a free soldier not landing
