@@ -395,8 +395,9 @@ mod tests {
 
     #[test]
     fn start_positions_draw_every_piece_and_dux_once() {
-        let mut rulesets: Vec<Ruleset> =
-            ["xxi", "kowalski", "classical", "back-rank", "savard"].map(|id| Ruleset::builtin(id).expect("builtin")).into();
+        let mut rulesets: Vec<Ruleset> = ["xxi", "kowalski", "classical", "back-rank", "savard"]
+            .map(|id| Ruleset::builtin(id).expect("builtin"))
+            .into();
         // The largest board: files a to p, ranks 1 to 16.
         rulesets.push(Ruleset::builtin("kowalski").expect("builtin").with_board(16, 16).expect("16x16"));
         for rs in rulesets {

@@ -325,7 +325,11 @@ mod tests {
                         && r as i32 + dr >= 0
                     {
                         assert_eq!(mb(n) as i32, m as i32 + d, "{sq} {d}");
-                        assert_eq!(n.raw() as i32, sq.raw() as i32 + ALL8_RAW[ALL8.iter().position(|&x| x == d).unwrap()], "{sq} {d}");
+                        assert_eq!(
+                            n.raw() as i32,
+                            sq.raw() as i32 + ALL8_RAW[ALL8.iter().position(|&x| x == d).unwrap()],
+                            "{sq} {d}"
+                        );
                     }
                     let two = m as i32 + 2 * d;
                     assert!((0..CELLS as i32).contains(&two), "{sq} {d}");

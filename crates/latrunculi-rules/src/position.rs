@@ -1012,7 +1012,7 @@ impl Position {
     fn for_each_legal(&self, mut f: impl FnMut(Move) -> bool) -> bool {
         if self.is_placement_phase() {
             let kind = if self.hand[self.turn.index()][0] > 0 { PieceKind::Soldier } else { PieceKind::Dux };
-            let centre = self.rules.centre_empty.then(|| (self.rules.width / 2, self.rules.height / 2));
+            let centre = self.rules.centre_empty.then_some((self.rules.width / 2, self.rules.height / 2));
             for r in 0..self.rules.height {
                 let row = PAD + r as usize * STRIDE;
                 for fl in 0..self.rules.width {
@@ -1073,7 +1073,9 @@ impl Position {
                 // a table lookup on boards up to 12 × 12, bit arithmetic beyond.
                 let (fl, rk) = (fraw & 15, fraw >> 4);
                 let (along_rank, along_file) = match table {
-                    Some(t) => (t[fl][(self.rank_occ[rk] & 0xFFF) as usize], t[rk][(self.file_occ[fl] & 0xFFF) as usize]),
+                    Some(t) => {
+                        (t[fl][(self.rank_occ[rk] & 0xFFF) as usize], t[rk][(self.file_occ[fl] & 0xFFF) as usize])
+                    }
                     None => (slide_reach_bits(fl, self.rank_occ[rk]), slide_reach_bits(rk, self.file_occ[fl])),
                 };
                 let row_base = from - fl;

@@ -1120,7 +1120,10 @@ mod tests {
         for (w, h) in [(17, 8), (12, 17), (17, 17), (2, 8), (0, 0)] {
             let text = format!("id = \"x\"\nwidth = {w}\nheight = {h}\n");
             let msg = Ruleset::from_toml_str(&text, "b.toml").unwrap_err().to_string();
-            assert!(msg.contains("impossible") && msg.contains(&format!("{w}x{h}")) && msg.contains("3 to 16"), "{w}x{h}: {msg}");
+            assert!(
+                msg.contains("impossible") && msg.contains(&format!("{w}x{h}")) && msg.contains("3 to 16"),
+                "{w}x{h}: {msg}"
+            );
         }
         for (w, h) in [(16, 16), (16, 11), (13, 8)] {
             let text = format!("id = \"x\"\nwidth = {w}\nheight = {h}\n");
