@@ -18,9 +18,17 @@ fn env_or(name: &str, default: u32) -> u32 {
 fn variants() -> Vec<(String, Ruleset)> {
     let b = |id: &str| Ruleset::builtin(id).unwrap();
     let mut v: Vec<(String, Ruleset)> = Ruleset::all_builtin().into_iter().map(|r| (r.id.clone(), r)).collect();
-    for (id, w, h) in
-        [("xxi", 12, 8), ("xxi", 8, 8), ("classical", 12, 8), ("petteia-xxi", 10, 8), ("single-stone-xxi", 8, 8)]
-    {
+    for (id, w, h) in [
+        ("xxi", 12, 8),
+        ("xxi", 8, 8),
+        ("classical", 12, 8),
+        ("petteia-xxi", 10, 8),
+        ("single-stone-xxi", 8, 8),
+        // The largest board: sliding pieces on lines of 16 (bit arithmetic, not the table).
+        ("kowalski", 16, 16),
+        ("kowalski-parcae", 16, 11),
+        ("falkener", 16, 16),
+    ] {
         v.push((format!("{id}@{w}x{h}"), b(id).with_board(w, h).unwrap()));
     }
     let mut r = b("savard");

@@ -395,8 +395,13 @@ mod tests {
 
     #[test]
     fn start_positions_draw_every_piece_and_dux_once() {
-        for id in ["xxi", "kowalski", "classical", "back-rank", "savard"] {
-            let rs = Ruleset::builtin(id).expect("builtin");
+        let mut rulesets: Vec<Ruleset> = ["xxi", "kowalski", "classical", "back-rank", "savard"]
+            .map(|id| Ruleset::builtin(id).expect("builtin"))
+            .into();
+        // The largest board: files a to p, ranks 1 to 16.
+        rulesets.push(Ruleset::builtin("kowalski").expect("builtin").with_board(16, 16).expect("16x16"));
+        for rs in rulesets {
+            let id = rs.id.as_str();
             let pos = Position::new(&rs);
             let svg = position_svg(&pos, None);
             check_balanced(&svg).unwrap_or_else(|e| panic!("{id}: {e}"));
@@ -451,6 +456,9 @@ mod tests {
         // j8 top-right of 10x8: x = 30 + 9 * 48 = 462, y = 40.
         assert_eq!(square_origin(8, sq("j8")), (462, 40));
         assert_eq!(square_center(8, sq("j8")), (486, 64));
+        // p16 top-right of 16x16: x = 30 + 15 * 48 = 750, y = 40; p1 at the bottom.
+        assert_eq!(square_origin(16, sq("p16")), (750, 40));
+        assert_eq!(square_origin(16, sq("p1")), (750, 40 + 15 * 48));
     }
 
     #[test]

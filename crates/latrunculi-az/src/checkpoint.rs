@@ -299,7 +299,8 @@ fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<(CheckpointMeta, &'a [u8]),
         .map_err(|_| CheckpointError::Meta { path: path_buf(), message: "metadata is not UTF-8".into() })?;
     let meta: CheckpointMeta =
         toml::from_str(text).map_err(|e| CheckpointError::Meta { path: path_buf(), message: e.to_string() })?;
-    if meta.planes == 0 || meta.width == 0 || meta.height == 0 || meta.width > 12 || meta.height > 12 {
+    let max = latrunculi_rules::types::MAX_SIDE as usize;
+    if meta.planes == 0 || meta.width == 0 || meta.height == 0 || meta.width > max || meta.height > max {
         return Err(CheckpointError::Meta {
             path: path_buf(),
             message: format!("impossible network shape {} planes on {}x{}", meta.planes, meta.width, meta.height),

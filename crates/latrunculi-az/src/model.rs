@@ -220,8 +220,10 @@ mod tests {
     #[test]
     fn output_shapes_for_every_board_size_and_head() {
         let device = crate::device::inference();
-        for (w, h) in [(3, 3), (8, 8), (10, 8), (12, 9), (12, 12), (3, 12)] {
-            for cfg in [config(w, h), spatial(w, h)] {
+        for (w, h) in [(3, 3), (8, 8), (10, 8), (12, 9), (12, 12), (3, 12), (16, 11), (16, 16)] {
+            // The dense head of 16 x 16 (66,304 actions) has 34M weights; 16 x 11 covers it.
+            let heads = if w * h > 200 { vec![spatial(w, h)] } else { vec![config(w, h), spatial(w, h)] };
+            for cfg in heads {
                 let net = cfg.init(&device).valid();
                 let out = net.forward(Tensor::zeros([2, 12, h, w], &device));
                 assert_eq!(out.logits.dims(), [2, cfg.actions], "{w}x{h}");

@@ -133,7 +133,7 @@ mod tests {
 
     #[test]
     fn spatial_indices_are_distinct_and_in_range() {
-        for (w, h) in [(3, 3), (8, 8), (10, 8), (12, 8), (12, 12), (5, 11)] {
+        for (w, h) in [(3, 3), (8, 8), (10, 8), (12, 8), (12, 12), (5, 11), (16, 11), (16, 16)] {
             let space = ActionSpace::new(w, h).unwrap();
             let map = PolicyMap::spatial(space);
             assert_eq!(map.outputs(), spatial_planes(w as usize, h as usize) * w as usize * h as usize);

@@ -44,7 +44,7 @@ pub(crate) fn pos_of(sq: Square) -> Pos {
 
 /// The square of an on-board position.
 pub(crate) fn square_of(p: Pos) -> Square {
-    // Internal invariant: only on-board positions (at most 12 × 12) are converted.
+    // Internal invariant: only on-board positions (at most 16 × 16) are converted.
     Square::new(p.0 as u8, p.1 as u8).expect("on-board position")
 }
 

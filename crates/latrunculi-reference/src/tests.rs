@@ -430,10 +430,70 @@ fn random_games_on_every_builtin_ruleset_end() {
 
 #[test]
 fn random_games_on_other_boards_end() {
-    for (id, w, h) in [("xxi", 12, 8), ("xxi", 8, 8), ("petteia-xxi", 10, 8), ("single-stone-xxi", 8, 8)] {
+    for (id, w, h) in
+        [("xxi", 12, 8), ("xxi", 8, 8), ("petteia-xxi", 10, 8), ("single-stone-xxi", 8, 8), ("kowalski", 16, 16)]
+    {
         let rs = Ruleset::builtin(id).unwrap().with_board(w, h).unwrap();
         random_game(&rs, 7).outcome().unwrap();
     }
+}
+
+/// Kowalski on a `w`×`h` board with an explicit position (`D` prefix marks a Dux).
+fn wide_position(w: u8, h: u8, white: &[&str], black: &[&str]) -> Ruleset {
+    let mut rs = Ruleset::builtin("kowalski").unwrap();
+    rs.width = w;
+    rs.height = h;
+    rs.setup = SetupSpec {
+        layout: Layout::Squares,
+        white: white.iter().map(|s| s.to_string()).collect(),
+        black: black.iter().map(|s| s.to_string()).collect(),
+        ..SetupSpec::default()
+    };
+    rs.validate().unwrap();
+    rs
+}
+
+fn targets_from(g: &RefGame, from: &str) -> Vec<String> {
+    let mut v: Vec<String> =
+        g.legal_moves().into_iter().filter(|m| m.from == sq(from)).map(|m| m.to.to_string()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn sixteen_wide_slides_reach_the_edge() {
+    let g = RefGame::new(&wide_position(16, 16, &["a1", "Dh8"], &["c3", "Dk12"]));
+    let mut want: Vec<String> = (2..=16).map(|r| format!("a{r}")).collect();
+    want.extend((b'b'..=b'p').map(|f| format!("{}1", f as char)));
+    want.sort();
+    assert_eq!(targets_from(&g, "a1"), want);
+    // 16 files by 11 ranks: file p ends at p11.
+    let g = RefGame::new(&wide_position(16, 11, &["p1", "Dh5"], &["c3", "Dk9"]));
+    let t = targets_from(&g, "p1");
+    assert_eq!(t.len(), 25, "{t:?}");
+    assert!(t.contains(&"p11".to_string()) && t.contains(&"a1".to_string()));
+}
+
+#[test]
+fn sixteen_wide_custodial_and_corner_captures_at_the_far_edges() {
+    // File p: a16-p16 (the whole top rank) takes p15 against p14.
+    let mut g = RefGame::new(&wide_position(16, 16, &["a16", "p14", "Dh8"], &["p15", "c3", "Dk12"]));
+    assert_eq!(g.play(mv("a16", "p16")), squares(&["p15"]));
+    // Rank 16: i1-i16 (the whole i-file) takes h16 against g16, not j16 (no anvil on k16).
+    let mut g = RefGame::new(&wide_position(16, 16, &["i1", "g16", "Dh8"], &["h16", "j16", "p16", "c3", "Dk12"]));
+    assert_eq!(g.play(mv("i1", "i16")), squares(&["h16"]));
+    // The p16 corner: p1-p15 takes p16 against o16.
+    let mut g = RefGame::new(&wide_position(16, 16, &["p1", "o16", "Dh8"], &["p16", "c3", "Dk12"]));
+    assert_eq!(g.play(mv("p1", "p15")), squares(&["p16"]));
+    assert_eq!(g.piece_at(sq("p16")), None);
+}
+
+#[test]
+fn boards_over_sixteen_are_refused() {
+    let mut rs = Ruleset::builtin("kowalski").unwrap();
+    rs.width = 17;
+    let e = rs.validate().unwrap_err();
+    assert!(e.contains("17x8") && e.contains("3 to 16"), "{e}");
 }
 
 #[test]

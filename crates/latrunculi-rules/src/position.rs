@@ -7,13 +7,17 @@ use crate::ruleset::{
     Repetition, Rules, Ruleset, SelfImmobilization, SoldierMove,
 };
 use crate::setup::Setup;
-use crate::types::{Color, Move, MoveKind, Outcome, Piece, PieceKind, Reason, Square};
+use crate::types::{Color, MAX_SIDE, Move, MoveKind, Outcome, Piece, PieceKind, Reason, Square};
 
 /// The default experiment-level hard ply cap (docs/rules.md §1).
 pub const DEFAULT_PLY_CAP: u32 = 1000;
 
-/// Most effects one ply can have (line captures in 4 directions, corners, extras).
-const MAX_EFFECTS: usize = 48;
+/// Most effects one ply can have on a 16 × 16 board: line captures take at most 13
+/// pieces on each of the 4 lines through the mover's square (52); an enclosed or corner
+/// neighbour stands where its direction's line capture would start; add 2 active and 4
+/// passive corners, push, flank, phalanx and a displaced piece: at most 62. Also keeps
+/// [`Effects`] at 128 bytes, which the compiler copies inline.
+const MAX_EFFECTS: usize = 63;
 
 /// What a ply did to one enemy piece.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -31,6 +35,9 @@ pub struct Effects {
     len: u8,
     items: [u16; MAX_EFFECTS],
 }
+
+// Copied by value from every ply: small enough for an inline copy.
+const _: () = assert!(std::mem::size_of::<Effects>() <= 128);
 
 impl Default for Effects {
     #[inline]
@@ -211,7 +218,8 @@ impl View<'_> {
 /// Whether two mailbox indices are orthogonal neighbours.
 #[inline(always)]
 fn adjacent(a: usize, b: usize) -> bool {
-    matches!(a as i32 - b as i32, 1 | -1 | 16 | -16)
+    const DOWN: i32 = -S;
+    matches!(a as i32 - b as i32, 1 | -1 | S | DOWN)
 }
 
 #[inline(always)]
@@ -248,9 +256,9 @@ pub struct Position {
     capturer_mask: [u16; 2],
     victim_mask: [u16; 2],
     /// Occupancy of each rank by file (bits past the board's width set).
-    rank_occ: [u16; 12],
+    rank_occ: [u16; MAX_SIDE as usize],
     /// Occupancy of each file by rank (bits past the board's height set).
-    file_occ: [u16; 12],
+    file_occ: [u16; MAX_SIDE as usize],
 }
 
 impl PartialEq for Position {
@@ -323,8 +331,8 @@ impl Position {
             outcome: None,
             capturer_mask: [0; 2],
             victim_mask: [0; 2],
-            rank_occ: [!((1u16 << rules.width) - 1); 12],
-            file_occ: [!((1u16 << rules.height) - 1); 12],
+            rank_occ: [!((1u32 << rules.width) - 1) as u16; MAX_SIDE as usize],
+            file_occ: [!((1u32 << rules.height) - 1) as u16; MAX_SIDE as usize],
         };
         pos.set_masks();
         let in_hand_now: u16 = setup.hand.iter().flatten().map(|&n| n as u16).sum();
@@ -608,10 +616,11 @@ impl Position {
     fn put(&mut self, m: usize, c: u8) {
         let color = (c & BLACK) as usize;
         self.cells[m] = c;
-        let (f, r) = (m & 15, (m >> 4) - 3);
+        let raw = raw_of(m);
+        let (f, r) = (raw & 15, raw >> 4);
         self.rank_occ[r] |= 1 << f;
         self.file_occ[f] |= 1 << r;
-        self.occ[color].insert(m - PAD);
+        self.occ[color].insert(raw);
         self.pieces[color] += 1;
         if c & DUX != 0 {
             self.dux[color] = m;
@@ -628,10 +637,11 @@ impl Position {
         let c = self.cells[m];
         let color = (c & BLACK) as usize;
         self.cells[m] = EMPTY;
-        let (f, r) = (m & 15, (m >> 4) - 3);
+        let raw = raw_of(m);
+        let (f, r) = (raw & 15, raw >> 4);
         self.rank_occ[r] &= !(1 << f);
         self.file_occ[f] &= !(1 << r);
-        self.occ[color].remove(m - PAD);
+        self.occ[color].remove(raw);
         self.pieces[color] -= 1;
         if c & DUX != 0 {
             self.dux[color] = 0;
@@ -648,7 +658,7 @@ impl Position {
         let mut h = if self.turn == Color::Black { BLACK_TO_MOVE } else { 0 } ^ pending_key(self.pending);
         for c in Color::ALL {
             for m in self.occ[c.index()].iter_mb() {
-                h ^= zobrist(m - PAD, self.cells[m]);
+                h ^= zobrist(raw_of(m), self.cells[m]);
             }
             h ^= hand_key(c, PieceKind::Soldier, self.hand[c.index()][0]);
             h ^= hand_key(c, PieceKind::Dux, self.hand[c.index()][1]);
@@ -675,8 +685,8 @@ impl Position {
 
     #[inline]
     fn is_corner(&self, m: usize) -> bool {
-        let f = (m & 15) as u8;
-        let r = ((m >> 4) - 3) as u8;
+        let (f, r) = file_rank(m);
+        let (f, r) = (f as u8, r as u8);
         (f == 0 || f == self.rules.width - 1) && (r == 0 || r == self.rules.height - 1)
     }
 
@@ -684,7 +694,7 @@ impl Position {
     #[inline]
     fn corner_neighbours(&self, c: usize) -> [usize; 2] {
         let h = if self.cells[step(c, 1)] == OFF { step(c, -1) } else { step(c, 1) };
-        let v = if self.cells[step(c, 16)] == OFF { step(c, -16) } else { step(c, 16) };
+        let v = if self.cells[step(c, S)] == OFF { step(c, -S) } else { step(c, S) };
         [h, v]
     }
 
@@ -694,6 +704,8 @@ impl Position {
         [s(0, 0), s(w - 1, 0), s(0, h - 1), s(w - 1, h - 1)]
     }
 
+    /// The line directions: [`ORTH`], or [`ALL8`] with diagonals (ORTH is ALL8's first
+    /// four, so `ALL8_RAW` gives their raw-index steps in the same order).
     #[inline]
     fn line_dirs(diagonal: bool) -> &'static [i32] {
         if diagonal { &ALL8 } else { &ORTH }
@@ -788,7 +800,7 @@ impl Position {
                         k += 1;
                     }
                     if k >= 1 && v.at(t) & (OFF | PIECE | BLACK | DUX) == PIECE | opp as u8 {
-                        let side = if dir.abs() == 1 { 16 } else { 1 };
+                        let side = if dir.abs() == 1 { S } else { 1 };
                         for p in [side, -side] {
                             let mut ok = true;
                             let mut u = step(s, p);
@@ -960,7 +972,7 @@ impl Position {
         }
         if self.rules.movement.rule7_no_entering_between_enemies && fx.is_empty() {
             let opp = mover ^ 1;
-            for d in [1, 16] {
+            for d in [1, S] {
                 if Self::is_piece_of(v.at(step(to, d)), opp) && Self::is_piece_of(v.at(step(to, -d)), opp) {
                     return false;
                 }
@@ -972,7 +984,7 @@ impl Position {
             // release pass, no trap set) the new hash follows directly from the moved
             // piece.
             let occurrences = if fx.is_empty() && self.trapped == 0 && self.rules.capture.effect == CaptureEffect::Remove {
-                let h = self.hash ^ BLACK_TO_MOVE ^ zobrist(from - PAD, piece) ^ zobrist(to - PAD, piece);
+                let h = self.hash ^ BLACK_TO_MOVE ^ zobrist(raw_of(from), piece) ^ zobrist(raw_of(to), piece);
                 1 + self.history.iter().filter(|&&x| x == h).count()
             } else {
                 let mut after = self.clone();
@@ -1000,11 +1012,14 @@ impl Position {
     fn for_each_legal(&self, mut f: impl FnMut(Move) -> bool) -> bool {
         if self.is_placement_phase() {
             let kind = if self.hand[self.turn.index()][0] > 0 { PieceKind::Soldier } else { PieceKind::Dux };
-            let centre = self.rules.centre_empty.then(|| (self.rules.width / 2, self.rules.height / 2));
+            let centre = self.rules.centre_empty.then_some((self.rules.width / 2, self.rules.height / 2));
             for r in 0..self.rules.height {
+                let row = PAD + r as usize * STRIDE;
                 for fl in 0..self.rules.width {
-                    let sq = Square::new(fl, r).expect("on board");
-                    if self.cells[mb(sq)] == EMPTY && centre != Some((fl, r)) && !f(Move::place(kind, sq)) {
+                    if self.cells[row + fl as usize] == EMPTY
+                        && centre != Some((fl, r))
+                        && !f(Move::place(kind, Square::from_raw(r << 4 | fl)))
+                    {
                         return false;
                     }
                 }
@@ -1025,7 +1040,9 @@ impl Position {
         let displacement = cap.capture_by_displacement && self.trapped > 0;
         let selfimm_on = self.rules.end.self_immobilization == SelfImmobilization::Illegal;
         let own_dux = self.dux[me];
-        for from in self.occ[me].iter_mb() {
+        let table = (self.rules.width <= 12 && self.rules.height <= 12).then(slide_table);
+        for fraw in self.occ[me].iter_raw() {
+            let from = mb_of_raw(fraw);
             let piece = self.cells[from];
             if piece & TRAPPED != 0 || (self.pending != 0 && from != self.pending) {
                 continue;
@@ -1035,7 +1052,7 @@ impl Position {
                 continue;
             }
             let is_dux = piece & DUX != 0;
-            let fsq = sq_of(from);
+            let fsq = Square::from_raw(fraw as u8);
             let plain = !check_all && limit == Limit::Free;
             let soldier_fast = plain && (!selfimm_on || !is_dux);
             let legal = |to: usize, dir: i32| -> bool {
@@ -1052,11 +1069,15 @@ impl Position {
             // Slides and steps.
             let slide = if is_dux { mv.dux == DuxMove::Slide } else { mv.soldier == SoldierMove::Slide };
             if slide && !mv.diagonal && soldier_fast && !displacement {
-                // Table-driven rook moves: one lookup per rank and file, no ray loops.
-                let (fl, rk) = (from & 15, (from >> 4) - 3);
-                let table = slide_table();
-                let along_rank = table[fl][(self.rank_occ[rk] & 0xFFF) as usize];
-                let along_file = table[rk][(self.file_occ[fl] & 0xFFF) as usize];
+                // Rook moves from the rank's and the file's occupancy bits, no ray loops:
+                // a table lookup on boards up to 12 × 12, bit arithmetic beyond.
+                let (fl, rk) = (fraw & 15, fraw >> 4);
+                let (along_rank, along_file) = match table {
+                    Some(t) => {
+                        (t[fl][(self.rank_occ[rk] & 0xFFF) as usize], t[rk][(self.file_occ[fl] & 0xFFF) as usize])
+                    }
+                    None => (slide_reach_bits(fl, self.rank_occ[rk]), slide_reach_bits(rk, self.file_occ[fl])),
+                };
                 let row_base = from - fl;
                 let mut bits = along_rank;
                 while bits != 0 {
@@ -1064,7 +1085,7 @@ impl Position {
                     bits &= bits - 1;
                     let t = row_base + b;
                     let ok = own_dux == 0 || !adjacent(t, own_dux) || legal(t, if b > fl { 1 } else { -1 });
-                    if ok && !f(Move::movement(fsq, sq_of(t))) {
+                    if ok && !f(Move::movement(fsq, Square::from_raw((rk << 4 | b) as u8))) {
                         return false;
                     }
                 }
@@ -1072,9 +1093,9 @@ impl Position {
                 while bits != 0 {
                     let b = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let t = (b + 3) * 16 + fl;
-                    let ok = own_dux == 0 || !adjacent(t, own_dux) || legal(t, if b > rk { 16 } else { -16 });
-                    if ok && !f(Move::movement(fsq, sq_of(t))) {
+                    let t = PAD + b * STRIDE + fl;
+                    let ok = own_dux == 0 || !adjacent(t, own_dux) || legal(t, if b > rk { S } else { -S });
+                    if ok && !f(Move::movement(fsq, Square::from_raw((b << 4 | fl) as u8))) {
                         return false;
                     }
                 }
@@ -1082,9 +1103,10 @@ impl Position {
                     continue;
                 }
             }
-            let backward = if me == 0 { -16 } else { 16 };
+            let backward = if me == 0 { -S } else { S };
             let rays_done = slide && !mv.diagonal && soldier_fast && !displacement;
-            for &d in if rays_done { &[] } else { Self::line_dirs(mv.diagonal) } {
+            let dirs = if rays_done { &[][..] } else { Self::line_dirs(mv.diagonal) };
+            for (&d, &dr) in dirs.iter().zip(&ALL8_RAW) {
                 if !is_dux && mv.soldier == SoldierMove::StepForwardSideways {
                     // no backward component
                     let back = d == backward || d == backward + 1 || d == backward - 1;
@@ -1093,22 +1115,25 @@ impl Position {
                     }
                 }
                 let mut t = step(from, d);
+                // The raw index of `t`, followed along (cheaper than converting `t`).
+                let mut traw = fraw as i32 + dr;
                 while self.cells[t] == EMPTY {
                     // Inline fast path for the common case: a free soldier not landing
                     // next to its own Dux (or no self-immobilisation rule).
                     let ok = (soldier_fast && (own_dux == 0 || !adjacent(t, own_dux))) || legal(t, d);
-                    if ok && !f(Move::movement(fsq, sq_of(t))) {
+                    if ok && !f(Move::movement(fsq, Square::from_raw(traw as u8))) {
                         return false;
                     }
                     if !slide {
                         break;
                     }
                     t = step(t, d);
+                    traw += dr;
                 }
                 if displacement
                     && self.cells[t] & (ID | DUX | TRAPPED) == PIECE | TRAPPED | (me ^ 1) as u8
                     && legal(t, d)
-                    && !f(Move::movement(fsq, sq_of(t)))
+                    && !f(Move::movement(fsq, Square::from_raw(traw as u8)))
                 {
                     return false;
                 }
@@ -1152,24 +1177,25 @@ impl Position {
         };
         let cell = |i: usize| if i == from { EMPTY } else { self.cells[i] };
         let mut visited = SquareSet::default();
-        visited.insert(from - PAD);
-        let mut stack = [0usize; 160];
+        visited.insert(raw_of(from));
+        // Each square is pushed at most once (when first visited).
+        let mut stack = [0u16; 256];
         let mut sp = 0;
-        stack[sp] = from;
+        stack[sp] = from as u16;
         sp += 1;
         while sp > 0 {
             sp -= 1;
-            let p = stack[sp];
+            let p = stack[sp] as usize;
             for &d in dirs {
                 let over = step(p, d);
                 let land = step(over, d);
-                if can_hop_over(cell(over)) && cell(land) == EMPTY && !visited.contains(land - PAD) {
-                    visited.insert(land - PAD);
+                if can_hop_over(cell(over)) && cell(land) == EMPTY && !visited.contains(raw_of(land)) {
+                    visited.insert(raw_of(land));
                     if !f(land) {
                         return false;
                     }
                     if mv.hop_chain && sp < stack.len() {
-                        stack[sp] = land;
+                        stack[sp] = land as u16;
                         sp += 1;
                     }
                 }
@@ -1299,7 +1325,7 @@ impl Position {
         self.hash ^= hand_key(me, kind, self.hand[me.index()][k]);
         let c = cell_of(me, kind);
         self.put(to, c);
-        self.hash ^= zobrist(to - PAD, c);
+        self.hash ^= zobrist(raw_of(to), c);
         self.placements_done += 1;
         let next = self.next_turn_after_placement();
         if next != self.turn {
@@ -1313,21 +1339,21 @@ impl Position {
 
     fn apply_removal(&mut self, at: usize) {
         let c = self.take(at);
-        self.hash ^= zobrist(at - PAD, c);
+        self.hash ^= zobrist(raw_of(at), c);
         self.release_pass();
         self.finish_movement_ply(true, self.rules.capture.removal_then_move, 0);
     }
 
     fn apply_movement(&mut self, from: usize, to: usize, piece: u8, _dir: i32, fx: Effects) {
         self.take(from);
-        self.hash ^= zobrist(from - PAD, piece);
+        self.hash ^= zobrist(raw_of(from), piece);
         if self.cells[to] != EMPTY {
             // Displacement: the trapped enemy on `to` is removed (it is in `fx`).
             let c = self.take(to);
-            self.hash ^= zobrist(to - PAD, c);
+            self.hash ^= zobrist(raw_of(to), c);
         }
         self.put(to, piece);
-        self.hash ^= zobrist(to - PAD, piece);
+        self.hash ^= zobrist(raw_of(to), piece);
         let mut captured = false;
         for (m, code) in fx.raw() {
             if m == to {
@@ -1336,12 +1362,12 @@ impl Position {
             }
             if code == REMOVE {
                 let c = self.take(m);
-                self.hash ^= zobrist(m - PAD, c);
+                self.hash ^= zobrist(raw_of(m), c);
                 captured = true;
             } else {
                 let old = self.cells[m];
                 let new = (old & 0x0F) | TRAPPED | (code << 4);
-                self.hash ^= zobrist(m - PAD, old) ^ zobrist(m - PAD, new);
+                self.hash ^= zobrist(raw_of(m), old) ^ zobrist(raw_of(m), new);
                 self.cells[m] = new;
                 self.trapped += 1;
             }
@@ -1422,7 +1448,7 @@ impl Position {
         for &m in &to_free[..n] {
             let old = self.cells[m];
             let new = old & 0x0F & !TRAPPED;
-            self.hash ^= zobrist(m - PAD, old) ^ zobrist(m - PAD, new);
+            self.hash ^= zobrist(raw_of(m), old) ^ zobrist(raw_of(m), new);
             self.cells[m] = new;
             self.trapped -= 1;
         }
@@ -1674,8 +1700,10 @@ mod tests {
 
     #[test]
     fn seega_placement_skips_the_centre_and_leaves_two_squares() {
-        for id in ["ludii-seega-6x6", "ludii-kharebga-6x7"] {
+        for id in ["ludii-seega-6x6", "ludii-kharebga-6x7", "ludii-seega-11x16", "ludii-kharebga-11x16"] {
             let rs = Ruleset::builtin(id).unwrap();
+            let n = rs.width as usize * rs.height as usize;
+            assert_eq!(2 * rs.in_hand().0 as usize, n - 2, "{id}: all squares but two are filled");
             let centre = Square::new(rs.width / 2, rs.height / 2).unwrap();
             let mut pos = Position::new(&rs);
             let mut rng = crate::FastRng::new(3);
@@ -1858,6 +1886,110 @@ mod tests {
         let same = pos.with_rules(rs.rules()).unwrap();
         assert_eq!(same.history, pos.history);
         assert_eq!(same.repetition_count(), 2);
+    }
+
+    /// Kowalski (slide, custodial and corner capture, Dux) on a `w`×`h` board with the
+    /// given pieces (`D` prefix: a Dux).
+    fn wide(w: u8, h: u8, white: &[&str], black: &[&str]) -> (Ruleset, Position) {
+        let mut rs = Ruleset::builtin("kowalski").unwrap();
+        rs.width = w;
+        rs.height = h;
+        rs.setup = crate::ruleset::SetupSpec {
+            layout: crate::ruleset::Layout::Squares,
+            white: white.iter().map(|s| s.to_string()).collect(),
+            black: black.iter().map(|s| s.to_string()).collect(),
+            ..Default::default()
+        };
+        rs.validate().unwrap();
+        let pos = Position::new(&rs);
+        (rs, pos)
+    }
+
+    fn sq(s: &str) -> Square {
+        s.parse().unwrap()
+    }
+
+    fn moves_from(pos: &Position, from: &str) -> Vec<String> {
+        let mut v: Vec<String> =
+            pos.legal_move_list().into_iter().filter(|m| m.from == sq(from)).map(|m| m.to.to_string()).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_slide_runs_the_full_sixteen_squares_and_stops_at_the_edge() {
+        let (_, pos) = wide(16, 16, &["a1", "Dh8"], &["c3", "Dk12"]);
+        let mut want: Vec<String> = (2..=16).map(|r| format!("a{r}")).collect();
+        want.extend((b'b'..=b'p').map(|f| format!("{}1", f as char)));
+        want.sort();
+        assert_eq!(moves_from(&pos, "a1"), want, "15 squares up the a-file and 15 along rank 1");
+        // From the middle, every way to the edge; along the top rank up to the corner.
+        let (_, pos) = wide(16, 16, &["h16", "Dc3"], &["b9", "Dk12"]);
+        let along: Vec<String> = moves_from(&pos, "h16").into_iter().filter(|s| s.ends_with("16")).collect();
+        assert_eq!(along.len(), 15, "{along:?}");
+        assert!(along.contains(&"p16".to_string()) && along.contains(&"a16".to_string()));
+        // On 16 files by 11 ranks the file ends at rank 11.
+        let (_, pos) = wide(16, 11, &["p1", "Dh5"], &["c3", "Dk9"]);
+        let up: Vec<String> = moves_from(&pos, "p1").into_iter().filter(|s| s.starts_with('p')).collect();
+        assert_eq!(up.len(), 10, "{up:?}");
+        assert!(up.contains(&"p11".to_string()) && !up.contains(&"p12".to_string()));
+        assert_eq!(moves_from(&pos, "p1").len(), 10 + 15);
+    }
+
+    #[test]
+    fn custodial_captures_on_file_p_and_rank_16() {
+        // a16-p16 slides the whole top rank and takes p15 against p14 (file p).
+        let (_, mut pos) = wide(16, 16, &["a16", "p14", "Dh8"], &["p15", "c3", "Dk12"]);
+        let fx = pos.play(Move::movement(sq("a16"), sq("p16")));
+        assert_eq!(fx.captured(), vec![sq("p15")]);
+        assert_eq!(pos.piece_at(sq("p15")), None);
+        assert_eq!(pos.piece_at(sq("p16")).map(|p| p.color), Some(Color::White));
+        // i1-i16 slides the whole i-file and takes h16 against g16 (rank 16); j16 has
+        // no anvil on k16.
+        let (rs, mut pos) = wide(16, 16, &["i1", "g16", "Dh8"], &["h16", "j16", "p16", "c3", "Dk12"]);
+        let fx = pos.play(Move::movement(sq("i1"), sq("i16")));
+        assert_eq!(fx.captured(), vec![sq("h16")]);
+        // FEN round trip on a 16 x 16 board, and the incremental hash is the recomputed one.
+        let fen = pos.to_setup().to_fen();
+        assert_eq!(fen, "6S1Ss5s/16/16/16/10d5/16/16/16/7D8/16/16/16/16/2s13/16/16 b - 0 1");
+        let back = Position::from_setup(&rs, &Setup::from_fen(&fen).unwrap()).unwrap();
+        assert_eq!(back, pos);
+        assert_eq!(back.hash(), pos.hash());
+        assert_eq!(back.legal_move_list(), pos.legal_move_list());
+        // The diagram (files a to p, ranks to 16) reads back too; it carries no counters.
+        let mut setup = pos.to_setup();
+        setup.ply = 0;
+        let diagram = setup.diagram();
+        assert!(diagram.contains("16  . . . . . . S . S s . . . . . s"), "{diagram}");
+        assert!(diagram.contains("a b c d e f g h i j k l m n o p"), "{diagram}");
+        assert_eq!(Setup::parse(&diagram).unwrap(), setup);
+    }
+
+    #[test]
+    fn a_corner_capture_in_the_p16_corner() {
+        // p1-p15 slides up file p (stopping below the occupied corner) and takes p16
+        // against o16.
+        let (_, mut pos) = wide(16, 16, &["p1", "o16", "Dh8"], &["p16", "c3", "Dk12"]);
+        assert_eq!(moves_from(&pos, "p1").iter().filter(|s| s.starts_with('p')).count(), 14);
+        let fx = pos.play(Move::movement(sq("p1"), sq("p15")));
+        assert_eq!(fx.captured(), vec![sq("p16")]);
+        assert_eq!(pos.piece_at(sq("p16")), None);
+        // The same on 16 files by 11 ranks: the corner is p11.
+        let (_, mut pos) = wide(16, 11, &["p1", "o11", "Dh5"], &["p11", "c3", "Dk9"]);
+        assert_eq!(pos.play(Move::movement(sq("p1"), sq("p10"))).captured(), vec![sq("p11")]);
+    }
+
+    #[test]
+    fn moves_on_file_p_and_rank_16_print_and_parse_back() {
+        let (rs, pos) = wide(16, 16, &["p1", "o16", "a16", "Dh8"], &["p16", "c3", "Dk12"]);
+        let mv = Move::movement(sq("p1"), sq("p15"));
+        let text = pos.move_to_string(mv).unwrap();
+        assert_eq!(text, "p1-p15xp16");
+        assert_eq!(crate::notation::parse_move(&rs, &pos, &text).unwrap().mv, mv);
+        let mv = Move::movement(sq("a16"), sq("n16"));
+        assert_eq!(pos.move_to_string(mv).unwrap(), "a16-n16");
+        assert_eq!(crate::notation::parse_move(&rs, &pos, "A16-N16").unwrap().mv, mv);
+        assert!(crate::notation::parse_move(&rs, &pos, "p1-q1").is_err());
     }
 
     #[test]

@@ -527,7 +527,11 @@ mod tests {
         assert!(matches!(unknown.ruleset(), Err(RecordError::UnknownRuleset { .. })));
         let bad_board = GameRecord::parse("[Ruleset \"xxi\"]\n[Board \"12by8\"]").expect("parses");
         assert!(matches!(bad_board.ruleset(), Err(RecordError::BadBoard(_))));
-        let huge = GameRecord::parse("[Ruleset \"xxi\"]\n[Board \"13x8\"]").expect("parses");
-        assert!(matches!(huge.ruleset(), Err(RecordError::Ruleset(_))));
+        let huge = GameRecord::parse("[Ruleset \"xxi\"]\n[Board \"17x8\"]").expect("parses");
+        let e = huge.ruleset().unwrap_err();
+        assert!(matches!(e, RecordError::Ruleset(_)), "{e:?}");
+        assert!(e.to_string().contains("17x8") && e.to_string().contains("3 to 16"), "{e}");
+        let wide = GameRecord::parse("[Ruleset \"xxi\"]\n[Board \"16x11\"]").expect("parses");
+        assert_eq!(wide.ruleset().map(|rs| (rs.width, rs.height)).unwrap(), (16, 11));
     }
 }

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::types::{Color, MAX_SIDE, PieceKind, Square};
 
 /// The built-in rulesets, embedded from `configs/rulesets/` at compile time.
-pub const BUILTIN: [(&str, &str); 40] = [
+pub const BUILTIN: [(&str, &str); 42] = [
     ("kowalski", include_str!("../../../configs/rulesets/kowalski.toml")),
     ("kowalski-parcae", include_str!("../../../configs/rulesets/kowalski-parcae.toml")),
     ("classical", include_str!("../../../configs/rulesets/classical.toml")),
@@ -50,6 +50,7 @@ pub const BUILTIN: [(&str, &str); 40] = [
     ("ludii-seega-9x10", include_str!("../../../configs/rulesets/ludii-seega-9x10.toml")),
     ("ludii-seega-10x10", include_str!("../../../configs/rulesets/ludii-seega-10x10.toml")),
     ("ludii-seega-11x12", include_str!("../../../configs/rulesets/ludii-seega-11x12.toml")),
+    ("ludii-seega-11x16", include_str!("../../../configs/rulesets/ludii-seega-11x16.toml")),
     ("ludii-kharebga-6x6", include_str!("../../../configs/rulesets/ludii-kharebga-6x6.toml")),
     ("ludii-kharebga-6x7", include_str!("../../../configs/rulesets/ludii-kharebga-6x7.toml")),
     ("ludii-kharebga-6x8", include_str!("../../../configs/rulesets/ludii-kharebga-6x8.toml")),
@@ -59,6 +60,7 @@ pub const BUILTIN: [(&str, &str); 40] = [
     ("ludii-kharebga-9x10", include_str!("../../../configs/rulesets/ludii-kharebga-9x10.toml")),
     ("ludii-kharebga-10x10", include_str!("../../../configs/rulesets/ludii-kharebga-10x10.toml")),
     ("ludii-kharebga-11x12", include_str!("../../../configs/rulesets/ludii-kharebga-11x12.toml")),
+    ("ludii-kharebga-11x16", include_str!("../../../configs/rulesets/ludii-kharebga-11x16.toml")),
 ];
 
 /// Errors in finding, reading or validating a ruleset.
@@ -576,9 +578,9 @@ impl Default for SetupSpec {
 /// The game parameters the engine consults during play: small and `Copy`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
-    /// Files (3..=12).
+    /// Files (3..=16).
     pub width: u8,
-    /// Ranks (3..=12).
+    /// Ranks (3..=16).
     pub height: u8,
     /// Who moves first (and places first).
     pub first_player: Color,
@@ -617,7 +619,7 @@ pub struct Ruleset {
     #[serde(default = "default_side")]
     pub height: u8,
     /// Board sizes the source allows besides the default, as `WxH` strings (information
-    /// for users; any size 3..=12 can be set).
+    /// for users; any size 3..=16 can be set).
     #[serde(default)]
     pub other_boards: Vec<String>,
     /// Who moves first (default white).
@@ -1115,11 +1117,20 @@ mod tests {
 
     #[test]
     fn impossible_boards_are_errors() {
-        for (w, h) in [(13, 8), (12, 13), (2, 8), (0, 0)] {
+        for (w, h) in [(17, 8), (12, 17), (17, 17), (2, 8), (0, 0)] {
             let text = format!("id = \"x\"\nwidth = {w}\nheight = {h}\n");
             let msg = Ruleset::from_toml_str(&text, "b.toml").unwrap_err().to_string();
-            assert!(msg.contains("impossible"), "{w}x{h}: {msg}");
+            assert!(
+                msg.contains("impossible") && msg.contains(&format!("{w}x{h}")) && msg.contains("3 to 16"),
+                "{w}x{h}: {msg}"
+            );
         }
+        for (w, h) in [(16, 16), (16, 11), (13, 8)] {
+            let text = format!("id = \"x\"\nwidth = {w}\nheight = {h}\n");
+            assert!(Ruleset::from_toml_str(&text, "b.toml").is_ok(), "{w}x{h}");
+        }
+        let msg = Ruleset::builtin("kowalski").unwrap().with_board(17, 8).unwrap_err().to_string();
+        assert!(msg.contains("17x8") && msg.contains("3 to 16"), "{msg}");
         let msg = Ruleset::builtin("petteia-xxi").unwrap().with_board(8, 3).unwrap_err().to_string();
         assert!(msg.contains("soldier_ranks"), "{msg}");
     }

@@ -38,8 +38,8 @@ pub enum SetupError {
     /// A character that is not a piece, digit or `.`.
     #[error("unknown piece symbol '{0}' (use S s D d T t, digits or .)")]
     BadSymbol(char),
-    /// The board is larger than 12 × 12 or smaller than 3 × 3.
-    #[error("a {0}x{1} board is not supported (3 to 12 files and ranks)")]
+    /// The board is larger than 16 × 16 or smaller than 3 × 3 (files × ranks).
+    #[error("a {0}x{1} board is not supported (3 to 16 files and ranks)")]
     BadSize(usize, usize),
     /// Side to move not `w`/`b`.
     #[error("side to move must be 'w' or 'b', got '{0}'")]
@@ -390,7 +390,12 @@ mod tests {
     fn bad_fens_are_errors() {
         assert!(matches!(Setup::from_fen("sss/3/2 w"), Err(SetupError::RankLength { .. })));
         assert!(matches!(Setup::from_fen("sxs/3/3 w"), Err(SetupError::BadSymbol('x'))));
-        assert!(matches!(Setup::from_fen("13/13/13 w"), Err(SetupError::BadSize(13, 3))));
+        let e = Setup::from_fen("17/17/17 w").unwrap_err();
+        assert!(matches!(e, SetupError::BadSize(17, 3)), "{e}");
+        assert!(e.to_string().contains("17x3") && e.to_string().contains("3 to 16"), "{e}");
+        assert!(matches!(Setup::from_fen("8s8/17/17 w"), Err(SetupError::BadSize(17, 3))));
+        let tall = vec!["3"; 17].join("/") + " w";
+        assert!(matches!(Setup::from_fen(&tall), Err(SetupError::BadSize(3, 17))));
         // A run too long for any board is refused before it is allocated (found by fuzzing).
         assert!(matches!(Setup::from_fen("222884901891/3/3 w"), Err(SetupError::BadSize(222884901891, 3))));
         assert!(matches!(Setup::from_fen("3/3/3 q"), Err(SetupError::BadSide(_))));

@@ -6,8 +6,9 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-/// The largest board side (files or ranks) any ruleset may use.
-pub const MAX_SIDE: u8 = 12;
+/// The largest board side (files or ranks) any ruleset may use: 16, files `a`–`p` and
+/// ranks `1`–`16` (Ludii's largest Seega board is 11 ranks of 16 files).
+pub const MAX_SIDE: u8 = 16;
 
 /// A player. White is player 0 and starts on the low ranks; Black is player 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -105,24 +106,26 @@ impl Piece {
     }
 }
 
-/// A square of a board up to 12 × 12, stored as `rank * 16 + file` (both 0-based).
+/// A square of a board up to 16 × 16, stored as `rank * 16 + file` (both 0-based) in
+/// one byte.
 ///
 /// A `Square` does not know the board it belongs to; [`Square::new`] only checks the
-/// global 12 × 12 limit. Notation: file letter then rank number, `a1` bottom-left.
+/// global 16 × 16 limit. Notation: file letter (`a`–`p`) then rank number (`1`–`16`),
+/// `a1` bottom-left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
 impl Square {
-    /// The square on `file` and `rank` (0-based), if both are below 12.
+    /// The square on `file` and `rank` (0-based), if both are below [`MAX_SIDE`] (16).
     #[inline]
     pub fn new(file: u8, rank: u8) -> Option<Square> {
         (file < MAX_SIDE && rank < MAX_SIDE).then(|| Square(rank * 16 + file))
     }
 
-    /// Builds a square from its raw index (`rank * 16 + file`); panics on a bad index.
+    /// Builds a square from its raw index (`rank * 16 + file`); every byte is a square
+    /// of the 16 × 16 area.
     #[inline]
     pub(crate) fn from_raw(raw: u8) -> Square {
-        debug_assert!(raw & 15 < MAX_SIDE && raw >> 4 < MAX_SIDE, "bad square index {raw}");
         Square(raw)
     }
 
@@ -159,13 +162,13 @@ impl fmt::Display for Square {
 
 /// Why a square name could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("'{0}' is not a square (expected a file letter a-l and a rank 1-12, e.g. e4)")]
+#[error("'{0}' is not a square (expected a file letter a-p and a rank 1-16, e.g. e4)")]
 pub struct ParseSquareError(pub String);
 
 impl FromStr for Square {
     type Err = ParseSquareError;
 
-    /// Reads `e4`, `E4`, `l12`; either case.
+    /// Reads `e4`, `E4`, `l12`, `p16`; either case.
     fn from_str(s: &str) -> Result<Square, ParseSquareError> {
         let err = || ParseSquareError(s.to_string());
         let mut chars = s.chars();
@@ -334,9 +337,18 @@ mod tests {
         assert_eq!(s.to_string(), "l8");
         assert_eq!("E4".parse::<Square>().unwrap().to_string(), "e4");
         assert_eq!("a12".parse::<Square>().unwrap().rank(), 11);
-        for bad in ["", "m1", "a0", "a13", "4e", "a", "aa", "a1x"] {
+        let p16: Square = "p16".parse().unwrap();
+        assert_eq!((p16.file(), p16.rank(), p16.raw()), (15, 15, 255));
+        assert_eq!(p16.to_string(), "p16");
+        assert_eq!("P16".parse::<Square>().unwrap(), p16);
+        assert_eq!(Square::new(15, 10).unwrap().to_string(), "p11");
+        assert_eq!(Square::new(16, 0), None);
+        assert_eq!(Square::new(0, 16), None);
+        for bad in ["", "q1", "a0", "a17", "q16", "4e", "a", "aa", "a1x", "a100"] {
             assert!(bad.parse::<Square>().is_err(), "{bad} should not parse");
         }
+        let e = "q1".parse::<Square>().unwrap_err().to_string();
+        assert!(e.contains("a-p") && e.contains("1-16"), "{e}");
     }
 
     #[test]

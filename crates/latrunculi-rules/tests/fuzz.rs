@@ -74,8 +74,9 @@ fn regressions(target: &str) -> Vec<String> {
 /// parser expects.
 const DICT: &[&str] = &[
     "/", "-", "x", "@", "D", "d", "S", "s", "T", "t", "w", "b", "#", "+", "(+)", "*", "!", "?", "1", "0", "9", "12",
-    "99", "4294967296", " ", "\n", "\t", "[", "]", "{", "}", "(", ")", ";", ".", "...", "1-0", "0-1", "1/2-1/2", "½",
-    "=", "\"", "'", ",", "é", "\u{0}", "🂡", "^", "a", "l", "m", "z", "[end]", "width", "height", "true", "-1",
+    "16", "17", "99", "4294967296", " ", "\n", "\t", "[", "]", "{", "}", "(", ")", ";", ".", "...", "1-0", "0-1",
+    "1/2-1/2", "½", "=", "\"", "'", ",", "é", "\u{0}", "🂡", "^", "a", "l", "m", "p", "q", "z", "[end]", "width",
+    "height", "true", "-1",
 ];
 
 /// One random mutation of `input` (a UTF-8 string), maybe splicing in `other`.
@@ -182,8 +183,8 @@ fn play_randomly(pos: &mut Position, rng: &mut FastRng, plies: usize) {
         }
         pos.legal_moves(&mut moves);
         assert!(!moves.is_empty(), "a game that is not over has a legal move");
-        let (file, rank) = (rng.below(16) as u8, rng.below(16) as u8);
-        let probe = match (Square::new(file, rank), Square::new(rng.below(12) as u8, rng.below(12) as u8)) {
+        let (file, rank) = (rng.below(17) as u8, rng.below(17) as u8);
+        let probe = match (Square::new(file, rank), Square::new(rng.below(16) as u8, rng.below(16) as u8)) {
             (Some(a), Some(b)) => match rng.below(3) {
                 0 => Some(Move::movement(a, b)),
                 1 => Some(Move::place(if rng.below(2) == 0 { PieceKind::Soldier } else { PieceKind::Dux }, a)),

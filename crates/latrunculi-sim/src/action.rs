@@ -35,7 +35,8 @@ pub struct ActionSpace {
 }
 
 impl ActionSpace {
-    /// The action space of a `width × height` board; both sides must be in `1..=12`.
+    /// The action space of a `width × height` board; both sides must be in `1..=16`
+    /// ([`MAX_SIDE`](latrunculi_rules::types::MAX_SIDE)).
     pub fn new(width: u8, height: u8) -> Result<ActionSpace, SimError> {
         if width == 0
             || height == 0
@@ -134,7 +135,7 @@ mod tests {
 
     #[test]
     fn every_index_decodes_and_re_encodes() {
-        for (w, h) in [(3, 3), (8, 8), (12, 9), (12, 12)] {
+        for (w, h) in [(3, 3), (8, 8), (12, 9), (12, 12), (16, 11), (16, 16)] {
             let space = ActionSpace::new(w, h).unwrap();
             for a in 0..space.size() {
                 let mv = space.decode(a).unwrap();
@@ -142,7 +143,11 @@ mod tests {
             }
             assert!(matches!(space.decode(space.size()), Err(SimError::ActionOutOfRange { .. })));
         }
-        assert!(ActionSpace::new(13, 8).is_err());
+        assert_eq!(ActionSpace::new(16, 16).unwrap().size(), 256 * 256 + 3 * 256);
+        assert_eq!(ActionSpace::new(16, 11).unwrap().size(), 176 * 176 + 3 * 176);
+        let e = ActionSpace::new(17, 8).unwrap_err().to_string();
+        assert!(e.contains("17x8") && e.contains("1 to 16"), "{e}");
+        assert!(ActionSpace::new(8, 17).is_err());
         assert!(ActionSpace::new(0, 8).is_err());
     }
 
@@ -157,5 +162,12 @@ mod tests {
         assert_eq!(space.encode(Move::place(PieceKind::Dux, sq("h7"))), n * n + 2 * n - 1);
         assert_eq!(space.encode(Move::remove(sq("c1"))), n * n + 2 * n + 2);
         assert_eq!(space.try_encode(Move::remove(sq("i1"))), None);
+        // The far corner of a 16-wide board: p11 is the last square of 16 x 11.
+        let wide = ActionSpace::new(16, 11).unwrap();
+        let n = 176;
+        assert_eq!(wide.encode(Move::movement(sq("p11"), sq("a1"))), (n - 1) * n);
+        assert_eq!(wide.encode(Move::remove(sq("p11"))), n * n + 3 * n - 1);
+        assert_eq!(wide.decode(n * n + n - 1).unwrap(), Move::place(PieceKind::Soldier, sq("p11")));
+        assert_eq!(wide.try_encode(Move::remove(sq("p12"))), None);
     }
 }

@@ -29,8 +29,8 @@ use latrunculi_rules::Outcome;
 /// Errors of the simulator. None of its functions panics on bad input.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum SimError {
-    /// A board side outside `1..=12`.
-    #[error("a {width}x{height} board is not supported (each side must be 1 to 12)")]
+    /// A board side outside `1..=16`.
+    #[error("a {width}x{height} board is not supported (each side must be 1 to 16)")]
     BoardSize {
         /// Requested files.
         width: u8,

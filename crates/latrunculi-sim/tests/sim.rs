@@ -13,6 +13,13 @@ use ndarray::{Array3, Axis};
 /// Short games keep the tests fast.
 const CAP: u32 = 120;
 
+/// Every built-in ruleset, and Kowalski on the largest board (16 × 16).
+fn rulesets() -> Vec<Ruleset> {
+    let mut v = Ruleset::all_builtin();
+    v.push(Ruleset::builtin("kowalski").unwrap().with_board(16, 16).unwrap());
+    v
+}
+
 fn sorted_actions(space: &ActionSpace, pos: &Position) -> Vec<usize> {
     let mut v: Vec<usize> = pos.legal_move_list().into_iter().map(|m| space.encode(m)).collect();
     v.sort_unstable();
@@ -29,7 +36,7 @@ fn planes_are_documented() {
 
 #[test]
 fn encode_decode_round_trips_on_random_games() {
-    for rs in Ruleset::all_builtin() {
+    for rs in rulesets() {
         let space = ActionSpace::new(rs.width, rs.height).unwrap();
         let mut rng = FastRng::new(rs.params_hash());
         for _game in 0..3 {
@@ -52,7 +59,7 @@ fn encode_decode_round_trips_on_random_games() {
 
 #[test]
 fn mask_equals_engine_legal_moves_at_every_step() {
-    for rs in Ruleset::all_builtin() {
+    for rs in rulesets() {
         let n = 4;
         let mut sim = BatchSim::new(&rs, n, 7).unwrap();
         sim.set_ply_cap(CAP).unwrap();
@@ -212,7 +219,7 @@ fn check_observation(rs: &Ruleset, enc: &ObservationEncoder, pos: &Position, obs
 
 #[test]
 fn observation_planes_match_positions() {
-    for rs in Ruleset::all_builtin() {
+    for rs in rulesets() {
         let n = 3;
         let mut sim = BatchSim::new(&rs, n, 0).unwrap();
         sim.set_ply_cap(CAP).unwrap();
@@ -300,7 +307,7 @@ fn tactical_planes_match_played_captures() {
     use latrunculi_sim::{NUM_TACTICAL_PLANES, TACTICAL_PLANES};
     assert_eq!(TACTICAL_PLANES.len(), NUM_TACTICAL_PLANES);
     let mut saw_threat = 0usize;
-    for rs in Ruleset::all_builtin() {
+    for rs in rulesets() {
         let plain = ObservationEncoder::new(&rs);
         let enc = plain.with_tactical(true);
         assert_eq!(enc.shape()[0], NUM_PLANES + NUM_TACTICAL_PLANES);
