@@ -469,10 +469,11 @@ mod tests {
         assert_eq!((rs.width, rs.height), (6, 5));
         let cfg = TrainConfig::from_toml_str("ruleset = \"nonesuch\"\n", "a.toml").unwrap();
         assert!(cfg.load_ruleset(None).unwrap_err().to_string().contains("nonesuch"));
-        // Boards go up to 16 x 16.
         let cfg = TrainConfig::from_toml_str("board = \"17x8\"\n", "a.toml").unwrap();
-        let err = cfg.load_ruleset(None).unwrap_err().to_string();
-        assert!(err.contains("17x8") || err.contains("16"), "{err}");
+        let e = cfg.load_ruleset(None).unwrap_err().to_string();
+        assert!(e.contains("17x8") && e.contains("3 to 16"), "{e}");
+        let cfg = TrainConfig::from_toml_str("ruleset = \"kowalski\"\nboard = \"16x11\"\n", "a.toml").unwrap();
+        assert_eq!(cfg.load_ruleset(None).map(|rs| (rs.width, rs.height)).unwrap(), (16, 11));
     }
 
     #[test]

@@ -1420,8 +1420,8 @@ impl Position {
 
     /// Frees every trapped piece one of whose holders is not a free piece of the other side.
     fn release_pass(&mut self) {
-        let mut to_free = [0usize; 32];
-        let mut n = 0;
+        // Every trapped piece may be freed at once, however many there are.
+        let mut to_free = SquareSet::default();
         for color in 0..2 {
             for m in self.occ[color].iter_mb() {
                 let c = self.cells[m];
@@ -1439,13 +1439,12 @@ impl Position {
                     self.cells[h] & (ID | TRAPPED) == PIECE | (color ^ 1) as u8
                         || self.cells[h] & (ID | TRAPPED) == PIECE | DUX | (color ^ 1) as u8
                 };
-                if !(holder_ok(holders[0]) && holder_ok(holders[1])) && n < to_free.len() {
-                    to_free[n] = m;
-                    n += 1;
+                if !(holder_ok(holders[0]) && holder_ok(holders[1])) {
+                    to_free.insert(raw_of(m));
                 }
             }
         }
-        for &m in &to_free[..n] {
+        for m in to_free.iter_mb() {
             let old = self.cells[m];
             let new = old & 0x0F & !TRAPPED;
             self.hash ^= zobrist(raw_of(m), old) ^ zobrist(raw_of(m), new);
