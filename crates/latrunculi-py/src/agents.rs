@@ -5,7 +5,7 @@ use std::sync::Mutex;
 use latrunculi_agents::Agent;
 use latrunculi_arena::eval::{EVAL_COLUMNS, play_pairing, summary_line};
 use latrunculi_arena::game::{GAME_COLUMNS, GameRow, canonical_spec, play_games};
-use latrunculi_rules::{Ruleset, move_text};
+use latrunculi_rules::Ruleset;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -70,7 +70,7 @@ impl PyAgent {
     /// over), in notation.
     fn select(&self, py: Python<'_>, position: &PyPosition) -> PyResult<String> {
         let mv = self.choose(py, position)?;
-        Ok(move_text(&position.pos, mv).map_or_else(|| format!("{}-{}", mv.from, mv.to), |t| t.to_string()))
+        Ok(position.written(mv))
     }
 
     /// The move the agent chooses in `position`, as an action index.

@@ -186,7 +186,7 @@ impl PyPosition {
     }
 
     /// A move as written (its notation when legal, else its squares).
-    fn written(&self, mv: Move) -> String {
+    pub(crate) fn written(&self, mv: Move) -> String {
         move_text(&self.pos, mv).map_or_else(|| format!("{}-{}", mv.from, mv.to), |t| t.to_string())
     }
 

@@ -90,12 +90,13 @@ impl PyBatchSim {
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>)> {
         let n = self.sim.num_games();
         let space = self.sim.action_space();
-        let total: usize = (0..n).map(|i| self.sim.legal_moves(i).map_or(0, <[_]>::len)).sum();
-        let mut actions = Vec::with_capacity(total);
+        let lists: Vec<&[latrunculi_rules::Move]> =
+            (0..n).map(|i| self.sim.legal_moves(i)).collect::<Result<_, _>>().map_err(error)?;
+        let mut actions = Vec::with_capacity(lists.iter().map(|l| l.len()).sum());
         let mut offsets = Vec::with_capacity(n + 1);
         offsets.push(0i64);
-        for i in 0..n {
-            actions.extend(self.sim.legal_moves(i).map_err(error)?.iter().map(|&m| space.encode(m) as i64));
+        for moves in lists {
+            actions.extend(moves.iter().map(|&m| space.encode(m) as i64));
             offsets.push(actions.len() as i64);
         }
         Ok((actions.into_pyarray(py), offsets.into_pyarray(py)))

@@ -23,7 +23,11 @@ fn squares(names: &[&str]) -> Vec<Square> {
 
 /// The built-in ruleset `id` with an explicit position (`D` prefix marks a Dux).
 fn position(id: &str, white: &[&str], black: &[&str]) -> Ruleset {
-    let mut rs = Ruleset::builtin(id).unwrap();
+    with_squares(Ruleset::builtin(id).unwrap(), white, black)
+}
+
+/// `rs` with its setup replaced by an explicit position (`D` prefix marks a Dux).
+fn with_squares(mut rs: Ruleset, white: &[&str], black: &[&str]) -> Ruleset {
     rs.setup = SetupSpec {
         layout: Layout::Squares,
         white: white.iter().map(|s| s.to_string()).collect(),
@@ -443,14 +447,7 @@ fn wide_position(w: u8, h: u8, white: &[&str], black: &[&str]) -> Ruleset {
     let mut rs = Ruleset::builtin("kowalski").unwrap();
     rs.width = w;
     rs.height = h;
-    rs.setup = SetupSpec {
-        layout: Layout::Squares,
-        white: white.iter().map(|s| s.to_string()).collect(),
-        black: black.iter().map(|s| s.to_string()).collect(),
-        ..SetupSpec::default()
-    };
-    rs.validate().unwrap();
-    rs
+    with_squares(rs, white, black)
 }
 
 fn targets_from(g: &RefGame, from: &str) -> Vec<String> {

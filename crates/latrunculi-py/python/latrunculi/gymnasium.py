@@ -21,6 +21,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ._latrunculi import Agent, Position, Ruleset
+from ._render import render_position
 
 
 class LatrunculiEnv(gym.Env):
@@ -111,10 +112,4 @@ class LatrunculiEnv(gym.Env):
         return self._obs(), reward, terminated, truncated, self._info()
 
     def render(self):
-        if self.render_mode == "svg":
-            return self.position.svg()
-        text = self.position.diagram()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_position(self.position, self.render_mode)

@@ -26,6 +26,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ._latrunculi import Position, Ruleset
+from ._render import render_position
 
 AGENTS = ["player_0", "player_1"]
 COLOUR = {"player_0": "white", "player_1": "black"}
@@ -122,13 +123,7 @@ class raw_env(AECEnv):
 
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='human', 'ansi' or 'svg'")
             return None
-        if self.render_mode == "svg":
-            return self.position.svg()
-        text = self.position.diagram()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_position(self.position, self.render_mode)
 
     def close(self):
         pass
