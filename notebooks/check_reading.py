@@ -16,7 +16,7 @@ Checked:
   and end reasons recomputed from games.csv.
 - experiments/az-*/train_log.csv: consecutive iterations (from 0 after a warm start), non-decreasing counters and
   clock, self-play result rates summing to 1, scores in [0, 1].
-- experiments/ladder-*/: pairings.csv recomputed from games.csv (wins, draws, losses,
+- experiments/ladder-*/ and experiments/study/ladder/*/: pairings.csv recomputed from games.csv (wins, draws, losses,
   score, Wilson interval, Elo with ±inf for sweeps); ratings.csv anchored at 0, sorted,
   ranks 1..n, intervals = elo ± 1.96·std_err, per-agent totals = sums over pairings, and
   the ratings refitted from pairings.csv by maximum likelihood. A ladder without

@@ -579,9 +579,11 @@ def load_ladder(path, require_ratings: bool = True, with_moves: bool = False) ->
 
 
 def find_ladders(root=None) -> list[Path]:
-    """Ladder folders (experiments/ladder-*) that hold at least a pairings.csv."""
+    """Ladder folders (experiments/ladder-* and the study's experiments/study/ladder/*)
+    that hold at least a pairings.csv."""
     root = Path(root) if root is not None else ROOT / "experiments"
-    return sorted(p for p in root.glob("ladder-*") if (p / "pairings.csv").is_file())
+    found = list(root.glob("ladder-*")) + list(root.glob("study/ladder/*"))
+    return sorted(p for p in found if (p / "pairings.csv").is_file())
 
 
 def ladder_option(command: str | None, name: str, default):
@@ -634,6 +636,68 @@ def score_matrix(pairings: pd.DataFrame) -> pd.DataFrame:
         m.loc[r.agent, r.opponent] = r.score
         m.loc[r.opponent, r.agent] = 1.0 - r.score
     return m
+
+
+# --------------------------------------------------------------------------------------
+# The reconstruction study (experiments/study: ladders + self-play surveys)
+# --------------------------------------------------------------------------------------
+
+
+def load_selfplay_cells(folder) -> pd.DataFrame:
+    """The self-play cells (`P vs P`) of a survey folder, summarised from its games.csv.
+
+    Works on a survey still running (no summary.csv yet): each cell holds the games
+    played so far. Columns: those of `summarize_games` plus `player`, `draw_rate`,
+    `draw_lo`, `draw_hi` (95% Wilson), `survey` (the folder name) and `finished` (the
+    folder has a summary.csv listing the cell, so the cell reached its final size).
+    """
+    folder = Path(folder)
+    games = load_games(folder / "games.csv")
+    games = games[games["white"] == games["black"]].copy()
+    games["pairing"] = games["white"] + " vs " + games["black"]
+    cells = summarize_games(games)
+    if cells.empty:
+        return cells
+    cells.insert(2, "player", cells["pairing"].str.split(" vs ").str[0])
+    cells["draw_rate"] = cells["draws"] / cells["games"]
+    cells["draw_lo"], cells["draw_hi"] = wilson(cells["draws"].to_numpy(), cells["games"].to_numpy())
+    cells["survey"] = folder.name
+    finished = set()
+    if (folder / "summary.csv").is_file():
+        s = load_summary(folder / "summary.csv")
+        finished = set(zip(s["ruleset"], s["pairing"]))
+    cells["finished"] = [(r, p) in finished for r, p in zip(cells["ruleset"], cells["pairing"])]
+    return cells
+
+
+def load_study_ratings(folder=None) -> pd.DataFrame:
+    """Every finished ladder of the study (FOLDER/ladder/<ruleset>/ratings.csv), with a
+    `ruleset` column; FOLDER defaults to experiments/study."""
+    folder = Path(folder) if folder is not None else ROOT / "experiments" / "study"
+    frames = []
+    for path in sorted((folder / "ladder").glob("*/ratings.csv")):
+        frames.append(load_ratings(path).assign(ruleset=path.parent.name))
+    if not frames:
+        raise DataError(f"{folder / 'ladder'}: no ratings.csv yet (no ladder has finished)")
+    return pd.concat(frames, ignore_index=True)
+
+
+def load_study(folder=None) -> pd.DataFrame:
+    """The study's self-play cells joined with the players' Elo on the same ruleset.
+
+    Reads FOLDER/selfplay*/games.csv (`load_selfplay_cells`) and the ladders
+    (`load_study_ratings`); cells whose ruleset has no finished ladder get NaN ratings.
+    Sorted by ruleset, then Elo.
+    """
+    folder = Path(folder) if folder is not None else ROOT / "experiments" / "study"
+    frames = [load_selfplay_cells(p.parent) for p in sorted(folder.glob("selfplay*/games.csv"))]
+    frames = [f for f in frames if not f.empty]
+    if not frames:
+        raise DataError(f"{folder}: no self-play games yet (selfplay*/games.csv)")
+    cells = pd.concat(frames, ignore_index=True)
+    ratings = load_study_ratings(folder)[["ruleset", "agent", "elo", "elo_lo", "elo_hi"]]
+    out = cells.merge(ratings, how="left", left_on=["ruleset", "player"], right_on=["ruleset", "agent"])
+    return out.drop(columns="agent").sort_values(["ruleset", "elo"], kind="stable").reset_index(drop=True)
 
 
 # --------------------------------------------------------------------------------------

@@ -364,6 +364,42 @@ def fig_ladder_matrix(pairings: pd.DataFrame, order=None, title: str = "Pairwise
 
 
 # --------------------------------------------------------------------------------------
+# The reconstruction study (latrunculi_data.load_study)
+# --------------------------------------------------------------------------------------
+
+
+def fig_draw_vs_elo(study: pd.DataFrame, rulesets=None, title: str = "Draw rate against strength") -> Figure:
+    """Self-play draw rate (95% Wilson bars) and mean length against the player's Elo on
+    that ruleset, one line per ruleset; cells without a rating are left out. Hollow
+    markers: cells still short of their final size."""
+    rated = study.dropna(subset=["elo"])
+    rulesets = _ordered(rated["ruleset"], rulesets)
+    fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4.6))
+    for i, rs in enumerate(rulesets):
+        g = rated[rated["ruleset"] == rs].sort_values("elo")
+        if g.empty:
+            continue
+        c = _colour(i)
+        a.errorbar(g["elo"], g["draw_rate"], yerr=[g["draw_rate"] - g["draw_lo"], g["draw_hi"] - g["draw_rate"]],
+                   color=c, capsize=2, lw=1, label=rs)
+        b.plot(g["elo"], g["mean_plies"], color=c, lw=1, label=rs)
+        for ax, y in ((a, g["draw_rate"]), (b, g["mean_plies"])):
+            done = g["finished"].to_numpy()
+            ax.scatter(g["elo"][done], y[done], color=c, s=18, zorder=3)
+            ax.scatter(g["elo"][~done], y[~done], facecolors="none", edgecolors=c, s=18, zorder=3)
+    a.set_ylim(-0.03, 1.03)
+    a.set_ylabel("self-play draw rate (95% interval)")
+    b.set_ylabel("mean game length (plies)")
+    for ax in (a, b):
+        ax.set_xlabel("Elo of the player on that ruleset (random = 0)")
+        ax.grid(alpha=0.3)
+    a.legend(fontsize=7, ncol=2)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+# --------------------------------------------------------------------------------------
 # Dataset
 # --------------------------------------------------------------------------------------
 

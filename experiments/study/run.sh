@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The reconstruction study (issue 11), resumable: rerun the same command after an
 # interruption. For each ruleset: a ladder of the study's players (ratings), then the
-# self-play survey of every player (draw rates, adaptive up to 400 games), then the
-# metrics of its games. Long (many hours on 2 cores); shard the survey on a cluster
-# (experiments/README.md, "Shards and job arrays").
-#   bash experiments/study/run.sh [RULESET...]     (default: the twelve rulesets)
+# self-play survey of every player (draw rates, adaptive up to 400 games) and the
+# metrics of its games, the plot, the XXI claim and the rule-sensitivity survey.
+# Long (many hours on 2 cores); shard the surveys on a cluster (experiments/README.md,
+# "Shards and job arrays").
+#   bash experiments/study/run.sh              the whole study (the twelve rulesets)
+#   bash experiments/study/run.sh RULESET...   only the ladders of these rulesets
 set -euo pipefail
 bin=${LATRUNCULI:-./target/release/latrunculi}
 out=experiments/study
@@ -17,8 +19,16 @@ for r in "${rulesets[@]}"; do
   [ -f "$out/ladder/$r/pairings.csv" ] && resume=--resume
   "$bin" ladder --ruleset "$r" --agents "$agents" --games 20 --seed 1 --ply-cap 1000 --out "$out/ladder/$r" $resume
 done
-for cfg in selfplay selfplay-az-kowalski selfplay-az-xxi; do
+if [ $# -gt 0 ]; then
+  echo "ladders done; run without arguments for the self-play surveys and the rest"
+  exit 0
+fi
+for cfg in selfplay selfplay-az-kowalski selfplay-az-xxi selfplay-az-classical selfplay-az-schadler; do
   "$bin" survey --config $out/$cfg.toml
   "$bin" metrics --games $out/$cfg/games.csv
 done
 python3 experiments/plot_study.py $out
+python3 experiments/study/xxi_claim.py $out
+# Rule sensitivity: every [assumed] parameter changed in turn, alphabeta:depth=2 self-play.
+"$bin" survey --config experiments/sensitivity.toml
+python3 experiments/plot_sensitivity.py experiments/sensitivity

@@ -39,9 +39,11 @@ pub fn play_out<E>(
         let agent: &mut dyn Agent = if pos.side_to_move() == Color::White { &mut *white } else { &mut *black };
         let mv = agent.select(pos);
         let before = pos.clone();
-        let fx = pos
-            .try_play(mv)
-            .ok_or_else(|| PlayOutError::IllegalMove { agent: agent.spec().to_string(), mv, ply: plies + 1 })?;
+        let fx = pos.try_play(mv).ok_or_else(|| PlayOutError::IllegalMove {
+            agent: agent.spec().to_string(),
+            mv,
+            ply: plies + 1,
+        })?;
         plies += 1;
         after_ply(&before, pos, &*agent, mv, &fx).map_err(PlayOutError::Observer)?;
     }
@@ -82,7 +84,12 @@ mod tests {
         let rs = Ruleset::builtin("kowalski").unwrap();
         let mut pos = Position::new(&rs);
         let (mut w, mut b) = (parse_agent("random").unwrap(), parse_agent("random").unwrap());
-        let r = play_out(&mut pos, &mut *w, &mut *b, |_, after, _, _, _| if after.ply() == 3 { Err("stop") } else { Ok(()) });
+        let r = play_out(
+            &mut pos,
+            &mut *w,
+            &mut *b,
+            |_, after, _, _, _| if after.ply() == 3 { Err("stop") } else { Ok(()) },
+        );
         assert!(matches!(r, Err(PlayOutError::Observer("stop"))));
         assert_eq!(pos.ply(), 3);
     }

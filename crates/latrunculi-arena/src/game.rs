@@ -151,7 +151,8 @@ pub fn play_game_observed(job: &GameJob<'_>, observe: &mut PlyObserver<'_>) -> a
     let mut first_capture_ply = None;
     let mut plies = 0u32;
     play_out(&mut pos, &mut *white, &mut *black, |before, after, agent, mv, fx| -> anyhow::Result<()> {
-        observe(before, agent, mv).with_context(|| format!("ply {} of game {} ({})", plies + 1, job.game, job.label))?;
+        observe(before, agent, mv)
+            .with_context(|| format!("ply {} of game {} ({})", plies + 1, job.game, job.label))?;
         plies += 1;
         let removed = fx.captured().len() as u32;
         captures[before.side_to_move().index()] += removed;
@@ -166,7 +167,11 @@ pub fn play_game_observed(job: &GameJob<'_>, observe: &mut PlyObserver<'_>) -> a
     })
     .map_err(|e| match e {
         PlayOutError::IllegalMove { agent, mv, ply } => {
-            anyhow::anyhow!("agent '{agent}' chose an illegal move {mv:?} at ply {ply} of game {} ({})", job.game, job.label)
+            anyhow::anyhow!(
+                "agent '{agent}' chose an illegal move {mv:?} at ply {ply} of game {} ({})",
+                job.game,
+                job.label
+            )
         }
         PlayOutError::Observer(e) => e,
     })?;

@@ -15,8 +15,7 @@ use crate::model::{Network, NetworkConfig};
 use crate::search::{BoardTables, SearchConfig, Tree, search};
 
 /// Every agent spec [`parse_agent`] accepts.
-pub const VALID_AGENTS: &str =
-    "random, greedy, mcts:sims=N[,depth=D][,c=C], alphabeta:depth=N[,tt=MB], az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M][,wincheck=0|1]";
+pub const VALID_AGENTS: &str = "random, greedy, mcts:sims=N[,depth=D][,c=C], alphabeta:depth=N[,tt=MB], az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M][,wincheck=0|1]";
 
 /// Builds an agent from its spec for games of `ruleset`: the baselines of
 /// `latrunculi-agents`, or `az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M][,wincheck=0|1]` (defaults: 200
@@ -128,7 +127,10 @@ impl AzAgent {
         let (mut su, mut fpu, mut gumbel): (Option<f32>, Option<f32>, Option<u32>) = (None, None, None);
         let mut wincheck: Option<bool> = None;
         let number = |k: &str, v: &str, lo: f32, hi: f32, expected: &'static str| -> Result<f32, AgentError> {
-            v.parse().ok().filter(|x: &f32| x.is_finite() && (lo..=hi).contains(x)).ok_or_else(|| bad(AGENT, k, v, expected))
+            v.parse()
+                .ok()
+                .filter(|x: &f32| x.is_finite() && (lo..=hi).contains(x))
+                .ok_or_else(|| bad(AGENT, k, v, expected))
         };
         for (k, v) in key_values(
             AGENT,

@@ -253,7 +253,12 @@ pub const MAX_CHANNELS: usize = 512;
 pub const MAX_VALUE_HIDDEN: usize = 4096;
 
 /// Which size of a network exceeds the limits above, as `key = value (at most max)`.
-pub fn network_too_large(blocks: usize, channels: usize, policy_channels: usize, value_hidden: usize) -> Option<String> {
+pub fn network_too_large(
+    blocks: usize,
+    channels: usize,
+    policy_channels: usize,
+    value_hidden: usize,
+) -> Option<String> {
     [
         ("blocks", blocks, MAX_BLOCKS),
         ("channels", channels, MAX_CHANNELS),
@@ -330,7 +335,10 @@ impl TrainConfig {
             return Err("selfplay.draw_material must be between 0 and 10".into());
         }
         if !["dense", "spatial"].contains(&self.network.policy_head.as_str()) {
-            return Err(format!("network.policy_head must be \"dense\" or \"spatial\", not \"{}\"", self.network.policy_head));
+            return Err(format!(
+                "network.policy_head must be \"dense\" or \"spatial\", not \"{}\"",
+                self.network.policy_head
+            ));
         }
         if !(0.0..=1.0).contains(&self.selfplay.full_search_prob) || self.selfplay.full_search_prob == 0.0 {
             return Err("selfplay.full_search_prob must be in (0, 1]".into());

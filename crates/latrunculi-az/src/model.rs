@@ -84,10 +84,8 @@ impl NetworkConfig {
                 conv1(self.channels, self.policy_channels)
             },
             policy_bn: bn(if spatial { self.channels } else { self.policy_channels }),
-            policy_fc: (!spatial)
-                .then(|| LinearConfig::new(self.policy_channels * squares, self.actions).init(device)),
-            policy_planes: spatial
-                .then(|| Conv2dConfig::new([self.channels, self.policy_planes], [1, 1]).init(device)),
+            policy_fc: (!spatial).then(|| LinearConfig::new(self.policy_channels * squares, self.actions).init(device)),
+            policy_planes: spatial.then(|| Conv2dConfig::new([self.channels, self.policy_planes], [1, 1]).init(device)),
             value_conv: conv1(self.channels, 1),
             value_bn: bn(1),
             value_fc1: LinearConfig::new(squares, self.value_hidden).init(device),
@@ -214,7 +212,11 @@ mod tests {
 
     fn spatial(w: usize, h: usize) -> NetworkConfig {
         let p = crate::policy::spatial_planes(w, h);
-        NetworkConfig::new(12, w, h, p * w * h).with_blocks(1).with_channels(8).with_policy_planes(p).with_score_head(true)
+        NetworkConfig::new(12, w, h, p * w * h)
+            .with_blocks(1)
+            .with_channels(8)
+            .with_policy_planes(p)
+            .with_score_head(true)
     }
 
     #[test]

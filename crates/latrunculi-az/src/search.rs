@@ -746,7 +746,9 @@ impl Tree {
         }
         if self.win_check {
             let r = &self.nodes[0];
-            if let Some(i) = (r.first..r.first + r.count).find(|&i| self.nodes[i as usize].state == State::Terminal(1.0)) {
+            if let Some(i) =
+                (r.first..r.first + r.count).find(|&i| self.nodes[i as usize].state == State::Terminal(1.0))
+            {
                 return Some(self.nodes[i as usize].mv);
             }
         }

@@ -182,8 +182,16 @@ impl ReplayBuffer {
                 let np = u32_()?;
                 let policy =
                     (0..np).map(|_| Ok((u32_()?, f32::from_bits(u32_()?)))).collect::<Result<Vec<_>, AzError>>()?;
-                let mut s =
-                    Sample { obs, policy, value, ply, legal: Vec::new(), score: 0.0, root_q: value, policy_valid: true };
+                let mut s = Sample {
+                    obs,
+                    policy,
+                    value,
+                    ply,
+                    legal: Vec::new(),
+                    score: 0.0,
+                    root_q: value,
+                    policy_valid: true,
+                };
                 if !v1 {
                     let nl = u32_()?;
                     s.legal = (0..nl).map(|_| u32_()).collect::<Result<Vec<_>, _>>()?;
@@ -542,7 +550,8 @@ pub fn run(config_text: &str, origin: &str, out: &Path, opts: &RunOptions) -> Re
             return Err(AzError::Mismatch(format!("{}: network shape differs from the configuration", ckpt.display())));
         }
         model = net;
-        let (mut opt_path, mut buf_path) = (state_file(out, "optimizer", state.iteration), state_file(out, "buffer", state.iteration));
+        let (mut opt_path, mut buf_path) =
+            (state_file(out, "optimizer", state.iteration), state_file(out, "buffer", state.iteration));
         if !opt_path.exists() && out.join("optimizer.bin").exists() {
             // A run from before the files were numbered.
             (opt_path, buf_path) = (out.join("optimizer.bin"), out.join("buffer.bin"));
@@ -576,7 +585,12 @@ pub fn run(config_text: &str, origin: &str, out: &Path, opts: &RunOptions) -> Re
             let games: Vec<Vec<Sample>> = games.into_iter().map(|(_, g)| g).collect();
             let flat: Vec<&Sample> = games.iter().flatten().collect();
             if !opts.quiet {
-                eprintln!("warm start: {} games, {} positions from {} dataset(s)", games.len(), flat.len(), cfg.warmstart.datasets.len());
+                eprintln!(
+                    "warm start: {} games, {} positions from {} dataset(s)",
+                    games.len(),
+                    flat.len(),
+                    cfg.warmstart.datasets.len()
+                );
             }
             let mut rng = FastRng::new(splitmix64(cfg.seed ^ 0x3A2B));
             let warm_loss = LossConfig {
@@ -585,7 +599,11 @@ pub fn run(config_text: &str, origin: &str, out: &Path, opts: &RunOptions) -> Re
                 } else {
                     cfg.training.learning_rate
                 },
-                batch_size: if cfg.warmstart.batch_size > 0 { cfg.warmstart.batch_size } else { cfg.training.batch_size },
+                batch_size: if cfg.warmstart.batch_size > 0 {
+                    cfg.warmstart.batch_size
+                } else {
+                    cfg.training.batch_size
+                },
                 value_q_mix: 0.0,
                 ..loss_cfg
             };
@@ -717,10 +735,26 @@ pub fn run(config_text: &str, origin: &str, out: &Path, opts: &RunOptions) -> Re
             if !opts.quiet {
                 eprintln!("iteration {it}: evaluation match ({} games per opponent)", cfg.evaluation.games);
             }
-            score_random =
-                match_score(&inference, net_cfg, &ruleset, search, "random", cfg.evaluation.games, sp_cfg.ply_cap, seed)?;
-            score_mcts =
-                match_score(&inference, net_cfg, &ruleset, search, "mcts:sims=100", cfg.evaluation.games, sp_cfg.ply_cap, seed)?;
+            score_random = match_score(
+                &inference,
+                net_cfg,
+                &ruleset,
+                search,
+                "random",
+                cfg.evaluation.games,
+                sp_cfg.ply_cap,
+                seed,
+            )?;
+            score_mcts = match_score(
+                &inference,
+                net_cfg,
+                &ruleset,
+                search,
+                "mcts:sims=100",
+                cfg.evaluation.games,
+                sp_cfg.ply_cap,
+                seed,
+            )?;
         }
         // Log row, then the commit point.
         state.iteration = it;

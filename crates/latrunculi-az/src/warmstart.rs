@@ -79,16 +79,17 @@ pub fn load_dataset(
             "draw" => None,
             other => return Err(at(format!("game {}: unknown winner '{other}'", g.game))),
         };
-        let end_row = g.first_sample.checked_add(g.samples).filter(|&e| e <= actions.len() as u64).ok_or_else(|| {
-            at(format!(
-                "game {}: rows {}..{}+{} lie beyond the {} rows of actions.npy",
-                g.game,
-                g.first_sample,
-                g.first_sample,
-                g.samples,
-                actions.len()
-            ))
-        })?;
+        let end_row =
+            g.first_sample.checked_add(g.samples).filter(|&e| e <= actions.len() as u64).ok_or_else(|| {
+                at(format!(
+                    "game {}: rows {}..{}+{} lie beyond the {} rows of actions.npy",
+                    g.game,
+                    g.first_sample,
+                    g.first_sample,
+                    g.samples,
+                    actions.len()
+                ))
+            })?;
         if g.samples != g.plies as u64 {
             return Err(at(format!("game {}: {} rows for {} plies", g.game, g.samples, g.plies)));
         }

@@ -21,8 +21,28 @@ fn rng(target: &str) -> FastRng {
 }
 
 const DICT: &[&str] = &[
-    "0", "1", "-1", "999999999", "4294967296", "1e30", "nan", "inf", "true", "\"x\"", "[", "]", "=", "\n", "#", ".",
-    "blocks", "channels", "planes", "width", "height", "actions",
+    "0",
+    "1",
+    "-1",
+    "999999999",
+    "4294967296",
+    "1e30",
+    "nan",
+    "inf",
+    "true",
+    "\"x\"",
+    "[",
+    "]",
+    "=",
+    "\n",
+    "#",
+    ".",
+    "blocks",
+    "channels",
+    "planes",
+    "width",
+    "height",
+    "actions",
 ];
 
 fn mutate(rng: &mut FastRng, input: &[u8]) -> Vec<u8> {
@@ -156,13 +176,17 @@ fn checkpoint_files() {
             }
         }
     };
-    let mut crashes = fuzz("checkpoint-raw", |r| mutate(r, &good), |b| {
-        // Any change to a saved file is refused (the checksum), never loaded.
-        if b != good.as_slice() {
-            assert!(checkpoint::from_bytes(path, b, &device).is_err(), "a changed file loaded");
-        }
-        check(b)
-    });
+    let mut crashes = fuzz(
+        "checkpoint-raw",
+        |r| mutate(r, &good),
+        |b| {
+            // Any change to a saved file is refused (the checksum), never loaded.
+            if b != good.as_slice() {
+                assert!(checkpoint::from_bytes(path, b, &device).is_err(), "a changed file loaded");
+            }
+            check(b)
+        },
+    );
     crashes.extend(fuzz("checkpoint-meta", |r| frame(&mutate(r, &meta_text), &record), check));
     crashes.extend(fuzz("checkpoint-record", |r| frame(&meta_text, &mutate(r, &record)), check));
     assert!(crashes.is_empty(), "{crashes:#?}");

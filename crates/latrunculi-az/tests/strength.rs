@@ -97,8 +97,10 @@ fn the_masked_loss_equals_the_plain_loss_when_every_output_is_legal() {
         // Dense: "every output legal" is every action; spatial: a sample without a legal
         // list (every output counts).
         let all: Vec<u32> = if kind == HeadKind::Dense { (0..n as u32).collect() } else { Vec::new() };
-        let samples =
-            [sample(tables.obs_len(), vec![(5, 0.75), (40, 0.25)], all.clone()), sample(tables.obs_len(), vec![(7, 1.0)], all)];
+        let samples = [
+            sample(tables.obs_len(), vec![(5, 0.75), (40, 0.25)], all.clone()),
+            sample(tables.obs_len(), vec![(7, 1.0)], all),
+        ];
         let refs: Vec<&Sample> = samples.iter().collect();
         let base = LossConfig {
             batch_size: 2,

@@ -202,7 +202,8 @@ pub struct BenchAzArgs {
 /// Runs `latrunculi bench-az`: network evaluations per second at batch 1, 32 and 256,
 /// training steps per second at batch 128, then self-play (CSV blocks
 /// `ruleset,network,batch,net_evals_per_s`, `ruleset,network,batch,train_steps_per_s,train_samples_per_s` and
-/// `ruleset,network,sims,parallel,leaves,mean_batch,selfplay_evals_per_s,positions_per_s,ratio_to_raw`;
+/// `ruleset,network,sims,parallel,leaves,win_check,mean_batch,selfplay_evals_per_s,positions_per_s,ratio_to_raw`,
+/// each network's self-play measured without and then with the search's win-in-one check;
 /// `ratio_to_raw` is the self-play evaluation rate over the raw rate at the nearest
 /// measured batch size at or above the mean self-play batch).
 pub fn run_az(args: &BenchAzArgs) -> anyhow::Result<ExitCode> {
@@ -260,26 +261,32 @@ pub fn run_az(args: &BenchAzArgs) -> anyhow::Result<ExitCode> {
         ..Default::default()
     };
     println!();
-    println!("ruleset,network,sims,parallel,leaves,mean_batch,selfplay_evals_per_s,positions_per_s,ratio_to_raw");
+    println!(
+        "ruleset,network,sims,parallel,leaves,win_check,mean_batch,selfplay_evals_per_s,positions_per_s,ratio_to_raw"
+    );
     for ((net, net_cfg, label), rates) in nets.iter().zip(&raw) {
-        let (evals, positions, mean_batch) = latrunculi_az::bench::selfplay_throughput(
-            net,
-            net_cfg,
-            &rs,
-            search,
-            args.games,
-            args.parallel,
-            args.ply_cap,
-        )?;
-        let reference = rates.iter().find(|(b, _)| *b as f64 >= mean_batch).or(rates.last()).map_or(f64::NAN, |r| r.1);
-        println!(
-            "{},{label},{},{},{},{mean_batch:.1},{evals:.0},{positions:.1},{:.2}",
-            rs.id,
-            args.sims,
-            args.parallel,
-            args.leaves,
-            evals / reference
-        );
+        for win_check in [false, true] {
+            let (evals, positions, mean_batch) = latrunculi_az::bench::selfplay_throughput(
+                net,
+                net_cfg,
+                &rs,
+                latrunculi_az::SearchConfig { win_check, ..search },
+                args.games,
+                args.parallel,
+                args.ply_cap,
+            )?;
+            let reference =
+                rates.iter().find(|(b, _)| *b as f64 >= mean_batch).or(rates.last()).map_or(f64::NAN, |r| r.1);
+            println!(
+                "{},{label},{},{},{},{},{mean_batch:.1},{evals:.0},{positions:.1},{:.2}",
+                rs.id,
+                args.sims,
+                args.parallel,
+                args.leaves,
+                u8::from(win_check),
+                evals / reference
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -315,6 +315,7 @@ fn interrupted_eval_resumes_to_identical_files() {
     // Games of another seed, or --resume without --games-out, are refused.
     let e = stderr(&run_seed("cut-3", "10", &["--resume"]));
     assert!(e.contains("line 2") && e.contains("cannot resume"), "{e}");
-    let o = latrunculi(&["eval", "-r", "kowalski", "--agent", "greedy", "--vs", "random", "--out", "x.csv", "--resume"]);
+    let o =
+        latrunculi(&["eval", "-r", "kowalski", "--agent", "greedy", "--vs", "random", "--out", "x.csv", "--resume"]);
     assert!(stderr(&o).contains("--resume needs --games-out"), "{}", stderr(&o));
 }

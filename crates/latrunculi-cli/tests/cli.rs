@@ -246,7 +246,8 @@ fn metrics_replays_the_games_and_names_a_bad_row() {
     bad = bad.replacen(&format!(",{first_move} "), ",a1-a1 ", 1);
     let broken = dir.join("broken.csv");
     std::fs::write(&broken, bad).unwrap();
-    let o = latrunculi(&["metrics", "--games", broken.to_str().unwrap(), "--out", dir.join("m2.csv").to_str().unwrap()]);
+    let o =
+        latrunculi(&["metrics", "--games", broken.to_str().unwrap(), "--out", dir.join("m2.csv").to_str().unwrap()]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("line 2") && stderr(&o).contains("ply 1"), "{}", stderr(&o));
     assert!(!dir.join("m2.csv").exists(), "nothing written on an error");
@@ -297,11 +298,67 @@ fn three_shards_merge_into_the_files_of_one_run() {
         assert_eq!(read(&merged.join(f)), read(&whole.join(f)), "{f}");
     }
     // A missing shard, or a shard of another configuration, is refused.
-    let o = latrunculi(&["survey", "--config", cfg, "--out", dir.join("m2").to_str().unwrap(), "--merge", &names[0], &names[2]]);
+    let o = latrunculi(&[
+        "survey",
+        "--config",
+        cfg,
+        "--out",
+        dir.join("m2").to_str().unwrap(),
+        "--merge",
+        &names[0],
+        &names[2],
+    ]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("shards missing from the merge: 2/3"), "{}", stderr(&o));
     std::fs::write(&config, ADAPTIVE.replace("seed = 5", "seed = 6")).unwrap();
-    let o = latrunculi(&["survey", "--config", cfg, "--out", dir.join("m3").to_str().unwrap(), "--merge", &names[0], &names[1], &names[2]]);
+    let o = latrunculi(&[
+        "survey",
+        "--config",
+        cfg,
+        "--out",
+        dir.join("m3").to_str().unwrap(),
+        "--merge",
+        &names[0],
+        &names[1],
+        &names[2],
+    ]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("different experiment configuration"), "{}", stderr(&o));
+}
+
+#[test]
+fn bench_az_measures_self_play_without_and_with_the_win_check() {
+    let o = latrunculi(&[
+        "bench-az",
+        "--ruleset",
+        "kowalski",
+        "--heads",
+        "dense",
+        "--seconds",
+        "0.01",
+        "--sims",
+        "4",
+        "--parallel",
+        "2",
+        "--leaves",
+        "1",
+        "--games",
+        "2",
+        "--ply-cap",
+        "6",
+    ]);
+    assert!(o.status.success(), "bench-az failed: {}", stderr(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let block = text
+        .split("\n\n")
+        .find(|b| b.starts_with("ruleset,network,sims,parallel,leaves,win_check,"))
+        .unwrap_or_else(|| panic!("no self-play block in:\n{text}"));
+    let rows: Vec<Vec<&str>> = block.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 2, "one row without and one with the win check:\n{block}");
+    assert_eq!((rows[0][5], rows[1][5]), ("0", "1"), "{block}");
+    for r in &rows {
+        assert_eq!(r[..5], ["kowalski", "4x32-dense", "4", "2", "1"], "{block}");
+        let positions: f64 = r[8].parse().unwrap();
+        assert!(positions > 0.0, "positions per second must be positive:\n{block}");
+    }
 }

@@ -184,10 +184,11 @@ fn log_without_timings(path: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let keep: Vec<usize> = (0..header.len())
-        .filter(|&i| !header[i].ends_with("_per_s") && header[i] != "elapsed_s")
-        .collect();
-    text.lines().map(|l| keep.iter().map(|&i| l.split(',').nth(i).unwrap_or("?")).collect::<Vec<_>>().join(",")).collect()
+    let keep: Vec<usize> =
+        (0..header.len()).filter(|&i| !header[i].ends_with("_per_s") && header[i] != "elapsed_s").collect();
+    text.lines()
+        .map(|l| keep.iter().map(|&i| l.split(',').nth(i).unwrap_or("?")).collect::<Vec<_>>().join(","))
+        .collect()
 }
 
 #[test]

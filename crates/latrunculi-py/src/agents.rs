@@ -49,7 +49,8 @@ impl PyAgent {
     #[pyo3(signature = (spec, ruleset, seed = 0))]
     fn new(spec: &str, ruleset: &Bound<'_, PyAny>, seed: u64) -> PyResult<Self> {
         let rs = ruleset_arg(ruleset)?;
-        let mut agent = latrunculi_az::parse_agent(spec, &rs).map_err(|e| error(format!("bad agent spec '{spec}': {e}")))?;
+        let mut agent =
+            latrunculi_az::parse_agent(spec, &rs).map_err(|e| error(format!("bad agent spec '{spec}': {e}")))?;
         agent.new_game(seed);
         Ok(PyAgent { agent: Mutex::new(agent), rs })
     }
@@ -99,7 +100,8 @@ fn row_dict<'py>(py: Python<'py>, columns: &[&str], line: &[u8]) -> PyResult<Bou
     let mut r = csv::ReaderBuilder::new().has_headers(false).from_reader(line);
     let rec = r.records().next().ok_or_else(|| error("an empty CSV row"))?.map_err(error)?;
     let d = PyDict::new(py);
-    const TEXT: [&str; 10] = ["ruleset", "params_hash", "white", "black", "winner", "reason", "moves", "agent", "opponent", "sprt"];
+    const TEXT: [&str; 10] =
+        ["ruleset", "params_hash", "white", "black", "winner", "reason", "moves", "agent", "opponent", "sprt"];
     for (col, cell) in columns.iter().zip(rec.iter()) {
         if cell.is_empty() {
             d.set_item(col, py.None())?;
@@ -172,13 +174,16 @@ pub fn eval<'py>(
     }
     let label = label_of(&rs);
     let a = canonical_spec(agent, &rs).map_err(error)?;
-    let opps: Vec<String> = opponents.iter().map(|o| canonical_spec(o, &rs)).collect::<Result<_, _>>().map_err(error)?;
+    let opps: Vec<String> =
+        opponents.iter().map(|o| canonical_spec(o, &rs)).collect::<Result<_, _>>().map_err(error)?;
     let results = py
         .detach(|| -> anyhow::Result<Vec<(String, Vec<GameRow>)>> {
             let mut out = Vec::new();
             for o in &opps {
                 let (summary, rows) =
-                    play_pairing(&rs, &label, &a, o, games, seed, ply_cap, None, Vec::new(), &|| {}, &mut |_, _| Ok(()))?;
+                    play_pairing(&rs, &label, &a, o, games, seed, ply_cap, None, Vec::new(), &|| {}, &mut |_, _| {
+                        Ok(())
+                    })?;
                 out.push((summary_line(&label, &a, seed, &summary)?, rows));
             }
             Ok(out)

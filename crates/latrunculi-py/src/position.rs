@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 
 use latrunculi_rules::{
-    Color, GameRecord, Move, MoveText, Position, ReplayOptions, ResultVerdict, Ruleset, Setup, Square, move_text, parse_move,
+    Color, GameRecord, Move, MoveText, Position, ReplayOptions, ResultVerdict, Ruleset, Setup, Square, move_text,
+    parse_move,
 };
 use latrunculi_sim::observation::{
     ENEMY_DUX, ENEMY_IN_HAND, ENEMY_SOLDIERS, ENEMY_TRAPPED, OWN_DUX, OWN_IN_HAND, OWN_SOLDIERS, OWN_TRAPPED,
@@ -168,7 +169,12 @@ impl PyPosition {
     fn move_arg(&self, mv: &Bound<'_, PyAny>) -> PyResult<Move> {
         if let Ok(action) = mv.extract::<i64>() {
             let decoded = usize::try_from(action)
-                .map_err(|_| error(format!("action {action} is out of range (the action space has {} actions)", self.space.size())))
+                .map_err(|_| {
+                    error(format!(
+                        "action {action} is out of range (the action space has {} actions)",
+                        self.space.size()
+                    ))
+                })
                 .and_then(|a| self.space.decode(a).map_err(error))?;
             if let Some(o) = self.pos.outcome() {
                 return Err(error(format!("the game is over ({o})")));

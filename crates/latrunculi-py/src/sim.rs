@@ -115,7 +115,11 @@ impl PyBatchSim {
     /// over each game's legal moves without building masks, e.g. uniformly random
     /// `legal_action_at((rng.random(N) * legal_counts()).astype(np.int64))`. An index
     /// outside `0..legal_counts()[i]` raises, naming the game.
-    fn legal_action_at<'py>(&self, py: Python<'py>, indices: PyReadonlyArray1<'py, i64>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    fn legal_action_at<'py>(
+        &self,
+        py: Python<'py>,
+        indices: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let n = self.sim.num_games();
         let idx = indices.as_array();
         if idx.len() != n {
@@ -125,9 +129,10 @@ impl PyBatchSim {
         let mut out = Vec::with_capacity(n);
         for (i, &k) in idx.iter().enumerate() {
             let moves = self.sim.legal_moves(i).map_err(error)?;
-            let mv = usize::try_from(k).ok().and_then(|k| moves.get(k)).ok_or_else(|| {
-                error(format!("game {i}: index {k} is not below its {} legal moves", moves.len()))
-            })?;
+            let mv = usize::try_from(k)
+                .ok()
+                .and_then(|k| moves.get(k))
+                .ok_or_else(|| error(format!("game {i}: index {k} is not below its {} legal moves", moves.len())))?;
             out.push(space.encode(*mv) as i64);
         }
         Ok(out.into_pyarray(py))

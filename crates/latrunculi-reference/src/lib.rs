@@ -20,7 +20,8 @@ mod tests;
 use std::collections::BTreeMap;
 
 use latrunculi_rules::ruleset::{
-    DuxMove, HopOver, Immobilization, LimitResult, MaterialTie, NoMoves, Placement, Repetition, SelfImmobilization, SoldierMove,
+    DuxMove, HopOver, Immobilization, LimitResult, MaterialTie, NoMoves, Placement, Repetition, SelfImmobilization,
+    SoldierMove,
 };
 use latrunculi_rules::{Color, Move, MoveKind, Outcome, Piece, PieceKind, Reason, Rules, Ruleset, Square};
 

@@ -3,8 +3,8 @@
 
 use crate::board::*;
 use crate::ruleset::{
-    CaptureEffect, CornerCapture, DuxCapture, DuxMove, HopOver, Immobilization, LimitResult, MaterialTie, NoMoves, Placement,
-    Repetition, Rules, Ruleset, SelfImmobilization, SoldierMove,
+    CaptureEffect, CornerCapture, DuxCapture, DuxMove, HopOver, Immobilization, LimitResult, MaterialTie, NoMoves,
+    Placement, Repetition, Rules, Ruleset, SelfImmobilization, SoldierMove,
 };
 use crate::setup::Setup;
 use crate::types::{Color, MAX_SIDE, Move, MoveKind, Outcome, Piece, PieceKind, Reason, Square};
@@ -748,8 +748,8 @@ impl Position {
                 for &d in Self::line_dirs(cap.diagonal) {
                     let t = step(s, d);
                     let a = step(t, d);
-                    let anvil = self.is_capturer(v.at(a), mover)
-                        || (cap.corner_anvil && v.at(a) == EMPTY && self.is_corner(a));
+                    let anvil =
+                        self.is_capturer(v.at(a), mover) || (cap.corner_anvil && v.at(a) == EMPTY && self.is_corner(a));
                     if self.is_victim(v.at(t), mover) && anvil {
                         fx.add(t, trap_code(axis_of(d)));
                     }
@@ -983,14 +983,15 @@ impl Position {
             // (a ply that traps can: traps are undone by releases). Without traps (no
             // release pass, no trap set) the new hash follows directly from the moved
             // piece.
-            let occurrences = if fx.is_empty() && self.trapped == 0 && self.rules.capture.effect == CaptureEffect::Remove {
-                let h = self.hash ^ BLACK_TO_MOVE ^ zobrist(raw_of(from), piece) ^ zobrist(raw_of(to), piece);
-                1 + self.history.iter().filter(|&&x| x == h).count()
-            } else {
-                let mut after = self.clone();
-                after.apply_movement(from, to, piece, dir, fx);
-                after.repetition_count()
-            };
+            let occurrences =
+                if fx.is_empty() && self.trapped == 0 && self.rules.capture.effect == CaptureEffect::Remove {
+                    let h = self.hash ^ BLACK_TO_MOVE ^ zobrist(raw_of(from), piece) ^ zobrist(raw_of(to), piece);
+                    1 + self.history.iter().filter(|&&x| x == h).count()
+                } else {
+                    let mut after = self.clone();
+                    after.apply_movement(from, to, piece, dir, fx);
+                    after.repetition_count()
+                };
             if occurrences >= self.rules.end.repetition_count as usize {
                 return false;
             }
@@ -1314,7 +1315,14 @@ impl Position {
     /// other player if the scheduled one has nothing left of that kind), or, once all is
     /// placed, the player who did not place last.
     fn next_turn_after_placement(&self) -> Color {
-        next_placer(&self.rules, self.soldiers_per_side, self.placements_total, &self.hand, self.placements_done, self.turn)
+        next_placer(
+            &self.rules,
+            self.soldiers_per_side,
+            self.placements_total,
+            &self.hand,
+            self.placements_done,
+            self.turn,
+        )
     }
 
     fn apply_placement(&mut self, kind: PieceKind, to: usize) {
@@ -1689,7 +1697,14 @@ mod tests {
         p.play(Move::movement("e1".parse().unwrap(), "e2".parse().unwrap()));
         assert_eq!(p.outcome(), Some(Outcome { winner: Some(Color::White), reason: Reason::Stalemate }));
         // A full board: neither side can move, a draw.
-        let full = Ruleset::from_toml_str(&rs.to_toml().replace("width = 5", "width = 3").replace("height = 5", "height = 3").replace("soldier_ranks = 2", "soldier_ranks = 1"), "full.toml").unwrap();
+        let full = Ruleset::from_toml_str(
+            &rs.to_toml()
+                .replace("width = 5", "width = 3")
+                .replace("height = 5", "height = 3")
+                .replace("soldier_ranks = 2", "soldier_ranks = 1"),
+            "full.toml",
+        )
+        .unwrap();
         let p = Position::from_setup(&full, &Setup::from_fen("sSs/SsS/sSs w").unwrap()).unwrap();
         assert_eq!(p.outcome(), Some(Outcome { winner: None, reason: Reason::Stalemate }));
         // A setup whose side to move is stuck starts with the other side to move.

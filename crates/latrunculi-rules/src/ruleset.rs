@@ -936,7 +936,9 @@ impl Ruleset {
                 }
                 let room = w as u32 * h as u32 - u32::from(s.centre_empty);
                 if total > room {
-                    return Err(format!("setup: {total} pieces in hand do not fit the {room} squares open to them on a {w}x{h} board"));
+                    return Err(format!(
+                        "setup: {total} pieces in hand do not fit the {room} squares open to them on a {w}x{h} board"
+                    ));
                 }
             }
             Layout::Squares => {}
@@ -1018,7 +1020,10 @@ mod tests {
         let l = Ruleset::from_label("xxi@12x8+movement.diagonal=true", None).unwrap();
         assert!((l.width, l.movement.diagonal) == (12, true));
         // Setting a parameter to its value changes nothing.
-        assert_eq!(Ruleset::from_label("kowalski+end.no_capture_limit=60", None).unwrap().params_hash(), k.params_hash());
+        assert_eq!(
+            Ruleset::from_label("kowalski+end.no_capture_limit=60", None).unwrap().params_hash(),
+            k.params_hash()
+        );
         for (bad, says) in [
             ("kowalski+end.no_such_key=1", "no_such_key"),
             ("kowalski+end.no_capture_limit=many", "no_capture_limit"),

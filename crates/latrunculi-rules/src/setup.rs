@@ -327,7 +327,9 @@ fn parse_side(s: &str) -> Result<Color, SetupError> {
 }
 
 fn parse_square(s: &str) -> Result<Square, SetupError> {
-    s.parse().map_err(|_| SetupError::BadField(s.into(), "the piece that continues the turn is written as a square, e.g. w:e4"))
+    s.parse().map_err(|_| {
+        SetupError::BadField(s.into(), "the piece that continues the turn is written as a square, e.g. w:e4")
+    })
 }
 
 fn parse_hand(s: &str) -> Result<[[u8; 2]; 2], SetupError> {

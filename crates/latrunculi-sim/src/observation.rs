@@ -71,12 +71,18 @@ pub const TACTICAL_PLANES: [Plane; NUM_TACTICAL_PLANES] = [
         name: "own_capture_to",
         doc: "1 where a legal move of the side to move ends and captures or traps something",
     },
-    Plane { name: "enemy_en_prise", doc: "1 on each enemy piece that some legal move of the side to move would capture or trap" },
+    Plane {
+        name: "enemy_en_prise",
+        doc: "1 on each enemy piece that some legal move of the side to move would capture or trap",
+    },
     Plane {
         name: "enemy_capture_to",
         doc: "1 where a move of the opponent, were it to move now, would end and capture or trap something",
     },
-    Plane { name: "own_en_prise", doc: "1 on each own piece that some move of the opponent, were it to move now, would capture or trap" },
+    Plane {
+        name: "own_en_prise",
+        doc: "1 on each own piece that some move of the opponent, were it to move now, would capture or trap",
+    },
 ];
 
 /// Divisor of the no-capture plane for rulesets without a no-capture limit.
