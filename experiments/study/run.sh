@@ -10,6 +10,26 @@
 set -euo pipefail
 bin=${LATRUNCULI:-./target/release/latrunculi}
 out=experiments/study
+# Each step's wall-clock time is appended to timings.csv (a resumed step gets a row per
+# session; the sum over the rows is the study's time on this machine).
+timings=$out/timings.csv
+[ -f "$timings" ] || echo "step,started,seconds,status" > "$timings"
+step="" step_t0=0 step_started=""
+timed() {
+  local status=done
+  step=$1 step_t0=$SECONDS step_started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+  shift
+  "$@" || status=failed
+  echo "$step,$step_started,$((SECONDS - step_t0)),$status" >> "$timings"
+  step=""
+  [ "$status" = done ]
+}
+# A stopped run (Ctrl-C, kill, the end of a session) still records the step it was in.
+on_stop() {
+  [ -n "$step" ] && echo "$step,$step_started,$((SECONDS - step_t0)),interrupted" >> "$timings"
+  exit 130
+}
+trap on_stop INT TERM HUP
 rulesets=("$@")
 [ ${#rulesets[@]} -gt 0 ] || rulesets=(kowalski kowalski-parcae classical xxi single-stone-xxi petteia-xxi common back-rank savard falkener bell schadler)
 for r in "${rulesets[@]}"; do
@@ -17,18 +37,18 @@ for r in "${rulesets[@]}"; do
   [ -f "$out/agents-$r.txt" ] && agents=$out/agents-$r.txt
   resume=""
   [ -f "$out/ladder/$r/pairings.csv" ] && resume=--resume
-  "$bin" ladder --ruleset "$r" --agents "$agents" --games 20 --seed 1 --ply-cap 1000 --out "$out/ladder/$r" $resume
+  timed "ladder $r" "$bin" ladder --ruleset "$r" --agents "$agents" --games 20 --seed 1 --ply-cap 1000 --out "$out/ladder/$r" $resume
 done
 if [ $# -gt 0 ]; then
   echo "ladders done; run without arguments for the self-play surveys and the rest"
   exit 0
 fi
 for cfg in selfplay selfplay-az-kowalski selfplay-az-xxi selfplay-az-classical selfplay-az-schadler; do
-  "$bin" survey --config $out/$cfg.toml
-  "$bin" metrics --games $out/$cfg/games.csv
+  timed "survey $cfg" "$bin" survey --config $out/$cfg.toml
+  timed "metrics $cfg" "$bin" metrics --games $out/$cfg/games.csv
 done
 python3 experiments/plot_study.py $out
 python3 experiments/study/xxi_claim.py $out
 # Rule sensitivity: every [assumed] parameter changed in turn, alphabeta:depth=2 self-play.
-"$bin" survey --config experiments/sensitivity.toml
+timed "survey sensitivity" "$bin" survey --config experiments/sensitivity.toml
 python3 experiments/plot_sensitivity.py experiments/sensitivity

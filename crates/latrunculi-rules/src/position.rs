@@ -227,6 +227,86 @@ fn step(i: usize, d: i32) -> usize {
     (i as i32 + d) as usize
 }
 
+/// The repetition history: the hashes of the positions since the last irreversible ply,
+/// oldest first, with a Bloom filter over them once the history has been longer than
+/// [`History::FILTER_FROM`], so that asking whether a hash occurred costs a scan only when
+/// the filter says it may have (rulesets that forbid any repeated state ask it for every
+/// candidate move). The filter never forgets (a popped hash stays in it), so it can only
+/// err towards a scan.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct History {
+    hashes: Vec<u64>,
+    /// The filter's bits, from the first time the history grew past `FILTER_FROM`.
+    filter: Option<Box<[u64; History::FILTER_WORDS]>>,
+}
+
+impl History {
+    /// History lengths up to which a plain scan is used.
+    const FILTER_FROM: usize = 32;
+    /// 8,192 bits: with 1,000 hashes and two bits each, about 5% false positives.
+    const FILTER_WORDS: usize = 128;
+
+    #[inline]
+    fn bits(h: u64) -> [usize; 2] {
+        [(h & 0x1FFF) as usize, ((h >> 32) & 0x1FFF) as usize]
+    }
+
+    #[inline]
+    fn mark(filter: &mut [u64; Self::FILTER_WORDS], h: u64) {
+        for b in Self::bits(h) {
+            filter[b >> 6] |= 1 << (b & 63);
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, h: u64) {
+        self.hashes.push(h);
+        match &mut self.filter {
+            Some(f) => Self::mark(f, h),
+            None if self.hashes.len() > Self::FILTER_FROM => {
+                let mut f = Box::new([0u64; Self::FILTER_WORDS]);
+                for &x in &self.hashes {
+                    Self::mark(&mut f, x);
+                }
+                self.filter = Some(f);
+            }
+            None => {}
+        }
+    }
+
+    #[inline]
+    fn clear(&mut self) {
+        self.hashes.clear();
+        if let Some(f) = &mut self.filter {
+            f.fill(0);
+        }
+    }
+
+    /// Removes the last hash if it is `h`.
+    #[inline]
+    fn pop_if_last(&mut self, h: u64) {
+        if self.hashes.last() == Some(&h) {
+            self.hashes.pop();
+        }
+    }
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.hashes.is_empty()
+    }
+
+    /// How often `h` occurs.
+    #[inline]
+    fn count(&self, h: u64) -> usize {
+        if let Some(f) = &self.filter
+            && Self::bits(h).iter().any(|&b| f[b >> 6] & (1 << (b & 63)) == 0)
+        {
+            return 0;
+        }
+        self.hashes.iter().filter(|&&x| x == h).count()
+    }
+}
+
 /// A game state: pieces, side to move, pieces in hand, counters, repetition history and
 /// the outcome once decided. Cloning is a memcpy plus the repetition history (empty in
 /// rulesets without a repetition rule).
@@ -251,7 +331,7 @@ pub struct Position {
     since_capture: u32,
     ply_cap: u32,
     hash: u64,
-    history: Vec<u64>,
+    history: History,
     outcome: Option<Outcome>,
     capturer_mask: [u16; 2],
     victim_mask: [u16; 2],
@@ -327,7 +407,7 @@ impl Position {
             since_capture: setup.since_capture,
             ply_cap: DEFAULT_PLY_CAP,
             hash: 0,
-            history: Vec::new(),
+            history: History::default(),
             outcome: None,
             capturer_mask: [0; 2],
             victim_mask: [0; 2],
@@ -953,6 +1033,19 @@ impl Position {
         selfimm: bool,
         own_dux: usize,
     ) -> bool {
+        if limit == Limit::Free
+            && !selfimm
+            && self.rules.end.repetition == Repetition::Illegal
+            && !self.rules.movement.rule7_no_entering_between_enemies
+            && self.trapped == 0
+            && self.rules.capture.effect == CaptureEffect::Remove
+            && self.unrepeated(from, to, piece)
+        {
+            // Only the no-repetition filter is left, and it needs no captures: a ply that
+            // captures clears the history, and one that does not leads to `simple_hash`,
+            // which has not occurred often enough to be refused.
+            return true;
+        }
         let mover = (piece & BLACK) as usize;
         let v = View { cells: &self.cells, from, to, piece };
         let fx = self.effects_of(from, to, piece, dir);
@@ -982,21 +1075,36 @@ impl Position {
             // A removal clears the history, so only plies that remove nothing can repeat
             // (a ply that traps can: traps are undone by releases). Without traps (no
             // release pass, no trap set) the new hash follows directly from the moved
-            // piece.
-            let occurrences =
-                if fx.is_empty() && self.trapped == 0 && self.rules.capture.effect == CaptureEffect::Remove {
-                    let h = self.hash ^ BLACK_TO_MOVE ^ zobrist(raw_of(from), piece) ^ zobrist(raw_of(to), piece);
-                    1 + self.history.iter().filter(|&&x| x == h).count()
-                } else {
-                    let mut after = self.clone();
-                    after.apply_movement(from, to, piece, dir, fx);
-                    after.repetition_count()
-                };
+            // piece. Otherwise the ply is applied to a copy without the history: a ply
+            // that removes nothing keeps the history and adds its own hash to it.
+            let after_hash = if fx.is_empty() && self.trapped == 0 {
+                self.simple_hash(from, to, piece)
+            } else {
+                let mut after = Position { history: History::default(), ..*self };
+                after.apply_movement(from, to, piece, dir, fx);
+                after.hash
+            };
+            let occurrences = 1 + self.history.count(after_hash);
             if occurrences >= self.rules.end.repetition_count as usize {
                 return false;
             }
         }
         true
+    }
+
+    /// The hash after `piece` moves from `from` to `to` capturing nothing, in a position
+    /// with nothing trapped (what the no-repetition filter compares with the history).
+    #[inline(always)]
+    fn simple_hash(&self, from: usize, to: usize, piece: u8) -> u64 {
+        self.hash ^ BLACK_TO_MOVE ^ zobrist(raw_of(from), piece) ^ zobrist(raw_of(to), piece)
+    }
+
+    /// Whether moving `piece` from `from` to `to` without a capture leads to a position
+    /// that has occurred fewer than `repetition_count − 1` times (so that even then it
+    /// passes the no-repetition filter).
+    #[inline(never)]
+    fn unrepeated(&self, from: usize, to: usize, piece: u8) -> bool {
+        1 + self.history.count(self.simple_hash(from, to, piece)) < self.rules.end.repetition_count as usize
     }
 
     /// Whether square `m` has an empty orthogonal neighbour once a piece has moved from
@@ -1423,7 +1531,7 @@ impl Position {
 
     /// How often the current position has occurred since the last irreversible ply.
     fn repetition_count(&self) -> usize {
-        self.history.iter().filter(|&&h| h == self.hash).count()
+        self.history.count(self.hash)
     }
 
     /// Frees every trapped piece one of whose holders is not a free piece of the other side.
@@ -1589,9 +1697,7 @@ impl Position {
     /// granted ply the capturing piece cannot make): the position with the other side to
     /// move, and no pending piece, replaces the last entry of the repetition history.
     fn pass_turn(&mut self) {
-        if self.history.last() == Some(&self.hash) {
-            self.history.pop();
-        }
+        self.history.pop_if_last(self.hash);
         self.hash ^= pending_key(self.pending) ^ BLACK_TO_MOVE;
         self.pending = 0;
         self.turn = self.turn.opponent();
@@ -1886,6 +1992,42 @@ mod tests {
         assert_eq!(p.to_setup(), pos.to_setup());
         let other_board = Ruleset::builtin("xxi").unwrap().rules();
         assert!(matches!(pos.with_rules(other_board), Err(PositionError::BoardSize { .. })));
+    }
+
+    #[test]
+    fn history_counts_equal_a_plain_scan_with_and_without_the_filter() {
+        let mut rng = crate::FastRng::new(11);
+        let mut h = History::default();
+        let mut plain: Vec<u64> = Vec::new();
+        // Few distinct values, so that repeats, pops and filter hits all happen.
+        let pool: Vec<u64> = (0..300).map(|_| rng.next_u64()).collect();
+        for step in 0..5000 {
+            let x = pool[rng.below(pool.len())];
+            match step % 97 {
+                0 => {
+                    h.clear();
+                    plain.clear();
+                }
+                1..=5 => {
+                    let last = plain.last().copied().unwrap_or(x);
+                    h.pop_if_last(last);
+                    if plain.last() == Some(&last) {
+                        plain.pop();
+                    }
+                }
+                _ => {
+                    h.push(x);
+                    plain.push(x);
+                }
+            }
+            assert_eq!(h.hashes, plain);
+            if plain.len() > History::FILTER_FROM {
+                assert!(h.filter.is_some(), "a long history has its filter");
+            }
+            for &y in pool.iter().take(40).chain([x, rng.next_u64()].iter()) {
+                assert_eq!(h.count(y), plain.iter().filter(|&&z| z == y).count(), "step {step}");
+            }
+        }
     }
 
     #[test]
