@@ -1075,12 +1075,15 @@ impl Position {
             // A removal clears the history, so only plies that remove nothing can repeat
             // (a ply that traps can: traps are undone by releases). Without traps (no
             // release pass, no trap set) the new hash follows directly from the moved
-            // piece. Otherwise the ply is applied to a copy without the history: a ply
-            // that removes nothing keeps the history and adds its own hash to it.
+            // piece. Otherwise the ply is applied to a copy without the history (and
+            // without a repetition rule, so that it keeps none): a ply that removes
+            // nothing keeps the history and adds its own hash to it.
             let after_hash = if fx.is_empty() && self.trapped == 0 {
                 self.simple_hash(from, to, piece)
             } else {
                 let mut after = Position { history: History::default(), ..*self };
+                // Nothing is removed, so the copy needs no history of its own.
+                after.rules.end.repetition = Repetition::Off;
                 after.apply_movement(from, to, piece, dir, fx);
                 after.hash
             };
@@ -1538,12 +1541,17 @@ impl Position {
     fn release_pass(&mut self) {
         // Every trapped piece may be freed at once, however many there are.
         let mut to_free = SquareSet::default();
+        let mut unseen = self.trapped;
         for color in 0..2 {
             for m in self.occ[color].iter_mb() {
+                if unseen == 0 {
+                    break;
+                }
                 let c = self.cells[m];
                 if c & TRAPPED == 0 {
                     continue;
                 }
+                unseen -= 1;
                 let axis = c >> 4;
                 let holders = if axis == CORNER_AXIS {
                     self.corner_neighbours(m)
