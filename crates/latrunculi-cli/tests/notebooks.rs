@@ -1,4 +1,5 @@
-//! Runs `python3 notebooks/check_reading.py` from the repository root: the Python reading
+//! Runs `python3 notebooks/check_reading.py` (and `experiments/study/xxi_claim.py` on
+//! hand-made cells) from the repository root: the Python reading
 //! code of the analysis notebooks must read every committed result (sample dataset,
 //! surveys, training logs, ladders) and find them consistent.
 //!
@@ -43,4 +44,41 @@ fn notebook_reading_code_reads_all_committed_data_consistently() {
     assert!(out.status.success(), "notebooks/check_reading.py failed ({}):\n{}", out.status, text(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("all checks passed"), "unexpected output of check_reading.py:\n{}", text(&out));
+}
+
+/// `experiments/study/xxi_claim.py` on hand-made cells: Newcombe's worked example (56/70
+/// against 48/80: +0.200 [+0.052, +0.334], Newcombe 1998, method 10), an unresolved
+/// difference and a reversed one, ordered by Elo on classical, and the verdict sentence.
+#[test]
+fn xxi_claim_script_computes_newcombe_intervals_and_the_verdict() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("xxi-claim");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("selfplay")).unwrap();
+    std::fs::create_dir_all(dir.join("ladder/classical")).unwrap();
+    std::fs::write(
+        dir.join("selfplay/summary.csv"),
+        "ruleset,pairing,games,draws\n\
+         classical,strong vs strong,70,56\nxxi,strong vs strong,80,48\n\
+         classical,middle vs middle,50,10\nxxi,middle vs middle,50,12\n\
+         classical,weak vs weak,100,5\nxxi,weak vs weak,100,30\n\
+         classical,greedy vs random,50,1\n\
+         classical,only vs only,50,50\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("ladder/classical/ratings.csv"),
+        "agent,elo,elo_lo,elo_hi\nstrong,900,800,1000\nmiddle,500,400,600\nweak,100,0,200\nonly,50,0,100\n",
+    )
+    .unwrap();
+    let out = python(&["experiments/study/xxi_claim.py", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "xxi_claim.py failed:\n{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| player")).collect();
+    assert_eq!(rows.len(), 3, "one row per player on both rulesets:\n{stdout}");
+    assert!(rows[0].starts_with("| weak |") && rows[2].starts_with("| strong |"), "weakest first:\n{stdout}");
+    assert!(rows[2].contains("+0.20 [+0.05, +0.33]") && rows[2].contains("fewer draws under xxi"), "{stdout}");
+    assert!(rows[1].contains("no difference resolved"), "{stdout}");
+    assert!(rows[0].contains("-0.25 [") && rows[0].contains("more draws under xxi"), "{stdout}");
+    assert!(stdout.contains("Not on both rulesets yet: only."), "{stdout}");
+    assert!(stdout.contains("Verdict:") && stdout.contains("the claim fails there"), "{stdout}");
 }
