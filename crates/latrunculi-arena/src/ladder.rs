@@ -7,6 +7,14 @@
 //! are documented in `experiments/README.md`. Pairing `(i, j)` (agents in file order,
 //! `i < j`) plays `--games` games with seeds
 //! [`game_seed`](crate::game::game_seed)`(seed, g)`, agent `i` White in even games.
+//!
+//! # Shards
+//!
+//! A ladder with a shard `K/N` plays only the pairings whose index in play order (from
+//! 0) is `K-1` modulo `N`, into its own folder (with a `shard.txt` naming the shard and
+//! no ratings); [`merge_ladder`] combines the folders of all `N` shards into the
+//! `games.csv` and `pairings.csv` one unsharded run writes, byte for byte, and rates
+//! them. A SLURM job array runs shard `$SLURM_ARRAY_TASK_ID/N` per task.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -197,6 +205,8 @@ pub struct LadderPlan {
     pub ply_cap: u32,
     /// Virtual drawn games added to every pairing before fitting.
     pub prior_draws: f64,
+    /// Play only shard `K` of `N` (`Some((K, N))`, 1 ≤ K ≤ N) of the round robin.
+    pub shard: Option<(u32, u32)>,
 }
 
 impl LadderPlan {
@@ -242,7 +252,67 @@ impl LadderPlan {
                 agents_file.display()
             )
         })?;
-        Ok(LadderPlan { ruleset: rs, label, agents, anchor, games, seed, ply_cap, prior_draws })
+        Ok(LadderPlan { ruleset: rs, label, agents, anchor, games, seed, ply_cap, prior_draws, shard: None })
+    }
+
+    /// The pairings this plan plays, in play order: the round robin `(i, j)`, `i < j`,
+    /// or with a shard `K/N` those whose index is `K-1` modulo `N`.
+    pub fn pairs(&self) -> Vec<(usize, usize)> {
+        let all = round_robin(self.agents.len());
+        match self.shard {
+            None => all,
+            Some((k, n)) => all
+                .into_iter()
+                .enumerate()
+                .filter(|(p, _)| p % n as usize == (k - 1) as usize)
+                .map(|(_, x)| x)
+                .collect(),
+        }
+    }
+
+    /// The plan of shard `k` of `n` of this ladder.
+    fn with_shard(&self, k: u32, n: u32) -> LadderPlan {
+        LadderPlan { shard: Some((k, n)), ..self.clone() }
+    }
+}
+
+/// The text of a shard folder's `shard.txt`.
+fn shard_text(k: u32, n: u32) -> String {
+    format!("shard = {k}/{n}\n")
+}
+
+/// The shard named by a folder's `shard.txt`, `None` if it has none.
+fn read_shard(dir: &Path) -> anyhow::Result<Option<(u32, u32)>> {
+    let path = dir.join("shard.txt");
+    match std::fs::read_to_string(&path) {
+        Ok(text) => {
+            let spec = text.trim().strip_prefix("shard = ").ok_or_else(|| {
+                anyhow::anyhow!("{}: expected `shard = K/N`, found {:?}", path.display(), text.trim())
+            })?;
+            let shard = crate::survey::parse_shard(spec).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            Ok(Some(shard))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+    }
+}
+
+/// Checks that a ladder folder holds the shard the plan asks for (or, without one, no
+/// shard), and writes `shard.txt` into a folder starting a shard.
+fn check_shard_folder(plan: &LadderPlan, out: &Path, starting: bool) -> anyhow::Result<()> {
+    let found = read_shard(out)?;
+    match (plan.shard, found) {
+        (Some(a), Some(b)) if a == b => Ok(()),
+        (Some((k, n)), None) if starting || !out.join("pairings.csv").exists() => {
+            std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+            write_atomic(&out.join("shard.txt"), shard_text(k, n).as_bytes())
+        }
+        (None, None) => Ok(()),
+        (want, found) => {
+            let name =
+                |s: Option<(u32, u32)>| s.map_or("the whole ladder".to_string(), |(k, n)| format!("shard {k}/{n}"));
+            anyhow::bail!("{} holds {}, but this run asks for {}", out.display(), name(found), name(want))
+        }
     }
 }
 
@@ -266,14 +336,28 @@ pub enum LadderMode {
 /// reads its pairings), writing `games.csv` and `pairings.csv` after every pairing, then
 /// fits the ratings and writes `ratings.csv` and `ratings.svg`. Returns the rating rows,
 /// best first.
+/// With a shard in the plan, only that shard's pairings are played and nothing is rated
+/// (the rows returned are empty); see [`merge_ladder`].
 pub fn run_ladder(plan: &LadderPlan, out: &Path, mode: LadderMode) -> anyhow::Result<Vec<RatingRow>> {
-    let (label, agents) = (plan.label.as_str(), plan.agents.as_slice());
-    let files = ["games.csv", "pairings.csv", "ratings.csv", "ratings.svg"].map(|f| out.join(f));
+    let files = ladder_files(out);
     let pairings = match mode {
-        LadderMode::RateOnly => read_pairings(&files[1], agents)?,
+        LadderMode::RateOnly => {
+            if plan.shard.is_some() || read_shard(out)?.is_some() {
+                anyhow::bail!("a shard has no ratings: merge the shards (`--merge`) and rate the merged folder");
+            }
+            read_pairings(&files[1], &plan.agents)?
+        }
         LadderMode::Resume => {
+            check_shard_folder(plan, out, false)?;
             let done = if files[1].exists() {
-                read_finished(plan, &files)?
+                let done = read_finished(plan, &files)?;
+                eprintln!(
+                    "resuming: {} of {} pairings already in {}",
+                    done.pairings.len(),
+                    plan.pairs().len(),
+                    files[1].display()
+                );
+                done
             } else {
                 // Nothing finished yet (a games.csv without pairings.csv holds no finished
                 // pairing): start afresh in the folder.
@@ -285,15 +369,99 @@ pub fn run_ladder(plan: &LadderPlan, out: &Path, mode: LadderMode) -> anyhow::Re
             for f in &files {
                 check_new_file(f, force)?;
             }
+            check_shard_folder(plan, out, force)?;
             play_round_robin(plan, &files, Finished::default())?
         }
     };
-    let rows = rate(agents, plan.anchor, &pairings, plan.prior_draws)?;
+    if plan.shard.is_some() {
+        return Ok(Vec::new());
+    }
+    rate_and_write(plan, &files, &pairings)
+}
+
+/// The four output files of a ladder folder: games, pairings, ratings, plot.
+fn ladder_files(out: &Path) -> [PathBuf; 4] {
+    ["games.csv", "pairings.csv", "ratings.csv", "ratings.svg"].map(|f| out.join(f))
+}
+
+/// Fits the ratings of a whole ladder's pairings and writes ratings.csv and ratings.svg.
+fn rate_and_write(
+    plan: &LadderPlan,
+    files: &[PathBuf; 4],
+    pairings: &[(usize, usize, PairingSummary)],
+) -> anyhow::Result<Vec<RatingRow>> {
+    let agents = plan.agents.as_slice();
+    let rows = rate(agents, plan.anchor, pairings, plan.prior_draws)?;
     write_atomic(&files[2], ratings_csv(&rows)?.as_bytes())?;
     let games = pairings.first().map(|p| p.2.wdl.games()).unwrap_or(0);
-    let title = format!("{label}: {} agents, {games} games per pairing", agents.len());
+    let title = format!("{}: {} agents, {games} games per pairing", plan.label, agents.len());
     write_atomic(&files[3], ratings_svg(&title, &rows).as_bytes())?;
     Ok(rows)
+}
+
+/// Merges the folders of all `N` shards of the ladder `plan` (each finished, as its
+/// `shard.txt` names it, in any order) into `out`: the games.csv and pairings.csv of
+/// one unsharded run, byte for byte, then the ratings. Existing output files in `out`
+/// are replaced only with `force`.
+pub fn merge_ladder(plan: &LadderPlan, out: &Path, shards: &[PathBuf], force: bool) -> anyhow::Result<Vec<RatingRow>> {
+    let mut parts: Vec<Option<(PathBuf, Finished)>> = Vec::new();
+    let mut total = None;
+    for dir in shards {
+        let (k, n) = read_shard(dir)?.ok_or_else(|| {
+            anyhow::anyhow!("{} is not a ladder shard (no shard.txt; run it with --shard K/N)", dir.display())
+        })?;
+        if *total.get_or_insert(n) != n {
+            anyhow::bail!("{} is shard {k}/{n}, the others are shards of {} parts", dir.display(), total.unwrap_or(0));
+        }
+        parts.resize_with(n as usize, || None);
+        if let Some((other, _)) = &parts[(k - 1) as usize] {
+            anyhow::bail!("shard {k}/{n} is given twice: {} and {}", other.display(), dir.display());
+        }
+        let sub = plan.with_shard(k, n);
+        let files = ladder_files(dir);
+        if !files[1].exists() {
+            anyhow::bail!("{} (shard {k}/{n}) has no pairings.csv yet; finish it with --resume", dir.display());
+        }
+        let done = read_finished(&sub, &files)?;
+        let want = sub.pairs().len();
+        if done.pairings.len() != want {
+            anyhow::bail!(
+                "{} (shard {k}/{n}) holds {} of its {want} pairings; finish it with --resume",
+                dir.display(),
+                done.pairings.len()
+            );
+        }
+        parts[(k - 1) as usize] = Some((dir.clone(), done));
+    }
+    let n = total.ok_or_else(|| anyhow::anyhow!("--merge needs the folders of the shards"))?;
+    let missing: Vec<String> =
+        parts.iter().enumerate().filter(|(_, p)| p.is_none()).map(|(k, _)| format!("{}/{n}", k + 1)).collect();
+    if !missing.is_empty() {
+        anyhow::bail!("shards {} are missing from --merge", missing.join(", "));
+    }
+    let parts: Vec<Finished> = parts.into_iter().flatten().map(|(_, f)| f).collect();
+    let files = ladder_files(out);
+    for f in &files {
+        check_new_file(f, force)?;
+    }
+    if read_shard(out)?.is_some() {
+        anyhow::bail!("{} is a shard's folder; merge into another folder", out.display());
+    }
+    let mut games_text = games_header().into_bytes();
+    let mut pairings_text = format!("{}\n", EVAL_COLUMNS.join(","));
+    let mut pairings = Vec::new();
+    for p in 0..round_robin(plan.agents.len()).len() {
+        let (s, q) = (p % n as usize, p / n as usize);
+        let part = &parts[s];
+        games_text.extend_from_slice(&part.games_text[part.game_ranges[q].clone()]);
+        pairings_text.push_str(&part.lines[q]);
+        pairings_text.push('\n');
+        pairings.push(part.pairings[q].clone());
+    }
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    write_atomic(&files[0], &games_text)?;
+    write_atomic(&files[1], pairings_text.as_bytes())?;
+    rate_and_write(plan, &files, &pairings)
 }
 
 /// Reads the pairings of a finished ladder (`pairings.csv`) for the agents of the agents file.
@@ -343,13 +511,16 @@ fn round_robin(n: usize) -> Vec<(usize, usize)> {
 /// The index of `seed` in [`EVAL_COLUMNS`] (its last column).
 const SEED_COLUMN: usize = EVAL_COLUMNS.len() - 1;
 
-/// What an interrupted ladder already played: its first pairings, with the exact text of
-/// their rows in `pairings.csv` and `games.csv` (headers included).
+/// What an interrupted ladder (or shard) already played: its first pairings, with the
+/// exact text of their rows in `pairings.csv` and `games.csv` (headers included), each
+/// pairing's line and the byte range of its games in `games_text`.
 #[derive(Default)]
 struct Finished {
     pairings: Vec<(usize, usize, PairingSummary)>,
     pairings_text: String,
     games_text: Vec<u8>,
+    lines: Vec<String>,
+    game_ranges: Vec<std::ops::Range<usize>>,
 }
 
 /// Reads the pairings and games an interrupted ladder wrote, checking that they are the
@@ -358,7 +529,7 @@ struct Finished {
 /// are dropped and played again.
 fn read_finished(plan: &LadderPlan, files: &[PathBuf; 4]) -> anyhow::Result<Finished> {
     let (label, agents) = (plan.label.as_str(), plan.agents.as_slice());
-    let pairs = round_robin(agents.len());
+    let pairs = plan.pairs();
     let (pairings_path, games_path) = (&files[1], &files[0]);
     let text =
         std::fs::read_to_string(pairings_path).with_context(|| format!("cannot read {}", pairings_path.display()))?;
@@ -398,6 +569,7 @@ fn read_finished(plan: &LadderPlan, files: &[PathBuf; 4]) -> anyhow::Result<Fini
         }
         done.pairings_text.push_str(line_text);
         done.pairings_text.push('\n');
+        done.lines.push(line_text.to_string());
         done.pairings.push((a, b, s));
     }
     // The games of the finished pairings: the first pairings × games rows of games.csv.
@@ -409,6 +581,7 @@ fn read_finished(plan: &LadderPlan, files: &[PathBuf; 4]) -> anyhow::Result<Fini
         anyhow::bail!("{}: the first line is not the games header; cannot resume", games_path.display());
     }
     let mut end = games_header.len();
+    let mut pairing_start = end;
     for n in 0..want {
         let (a, b, _) = &done.pairings[n / plan.games as usize];
         let g = (n % plan.games as usize) as u32;
@@ -435,9 +608,12 @@ fn read_finished(plan: &LadderPlan, files: &[PathBuf; 4]) -> anyhow::Result<Fini
             );
         }
         end = reader.position().byte() as usize;
+        if g + 1 == plan.games {
+            done.game_ranges.push(pairing_start..end);
+            pairing_start = end;
+        }
     }
     done.games_text = bytes[..end].to_vec();
-    eprintln!("resuming: {} of {} pairings already in {}", done.pairings.len(), pairs.len(), pairings_path.display());
     Ok(done)
 }
 
@@ -449,7 +625,7 @@ fn play_round_robin(
     done: Finished,
 ) -> anyhow::Result<Vec<(usize, usize, PairingSummary)>> {
     let (rs, label, agents) = (&plan.ruleset, plan.label.as_str(), plan.agents.as_slice());
-    let pairs = round_robin(agents.len());
+    let pairs = plan.pairs();
     let skip = done.pairings.len();
     let bar = progress_bar(pairs.len() as u64 * plan.games as u64, (skip * plan.games as usize) as u64);
     let (mut games_text, mut pairings_text, mut pairings) = if skip == 0 {

@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use latrunculi_arena::ladder::{LadderMode, LadderPlan, run_ladder};
+use latrunculi_arena::ladder::{LadderMode, LadderPlan, merge_ladder, run_ladder};
 use latrunculi_arena::stats::Z95;
+use latrunculi_arena::survey::parse_shard;
 
 use crate::RulesetArg;
 
@@ -49,11 +50,19 @@ pub struct LadderArgs {
     /// (e.g. with another `--prior-draws` or `--anchor`).
     #[arg(long)]
     pub rate_only: bool,
+    /// Play only shard K of N (`K/N`, 1 ≤ K ≤ N): the pairings whose index in play order
+    /// is K-1 modulo N, into a folder of its own (no ratings; `--resume` continues it).
+    #[arg(long, value_parser = parse_shard, conflicts_with = "rate_only")]
+    pub shard: Option<(u32, u32)>,
+    /// Merge the finished folders of all shards of this ladder into `--out` (plays
+    /// nothing): the files of one unsharded run, byte for byte, and the ratings.
+    #[arg(long, num_args = 1.., conflicts_with_all = ["shard", "resume", "rate_only"])]
+    pub merge: Vec<PathBuf>,
 }
 
 /// Runs `latrunculi ladder`.
 pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
-    let plan = LadderPlan::new(
+    let mut plan = LadderPlan::new(
         &args.ruleset.choice(),
         &args.agents,
         args.games,
@@ -62,6 +71,7 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
         args.prior_draws,
         &args.anchor,
     )?;
+    plan.shard = args.shard;
     let mode = if args.rate_only {
         LadderMode::RateOnly
     } else if args.resume {
@@ -69,7 +79,19 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
     } else {
         LadderMode::Fresh { force: args.force }
     };
-    let rows = run_ladder(&plan, &args.out, mode)?;
+    let rows = if args.merge.is_empty() {
+        run_ladder(&plan, &args.out, mode)?
+    } else {
+        merge_ladder(&plan, &args.out, &args.merge, args.force)?
+    };
+    if let Some((k, n)) = args.shard {
+        println!(
+            "shard {k}/{n}: {} pairings -> {}; merge all {n} shards with --merge to rate them",
+            plan.pairs().len(),
+            args.out.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     println!("{:>4}  {:>8}  {:>17}  agent", "rank", "elo", "95% interval");
     for (k, r) in rows.iter().enumerate() {
         println!(

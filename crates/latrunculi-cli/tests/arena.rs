@@ -319,3 +319,71 @@ fn interrupted_eval_resumes_to_identical_files() {
         latrunculi(&["eval", "-r", "kowalski", "--agent", "greedy", "--vs", "random", "--out", "x.csv", "--resume"]);
     assert!(stderr(&o).contains("--resume needs --games-out"), "{}", stderr(&o));
 }
+
+#[test]
+fn three_ladder_shards_merge_into_the_files_of_one_run() {
+    let dir = scratch("ladder-shards");
+    let agents = dir.join("agents.txt");
+    std::fs::write(&agents, "random\ngreedy\nalphabeta:depth=1\nmcts:sims=8\n").unwrap();
+    let ladder = |out: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "ladder",
+            "--ruleset",
+            "kowalski",
+            "--board",
+            "6x6",
+            "--agents",
+            agents.to_str().unwrap(),
+            "--games",
+            "2",
+            "--ply-cap",
+            "80",
+            "--seed",
+            "9",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        latrunculi(&args)
+    };
+    let whole = dir.join("whole");
+    let o = ladder(&whole, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Six pairings in three shards of two; shard 2 interrupted after its first pairing
+    // (its pairings.csv cut to one row) and resumed.
+    let shards: Vec<PathBuf> = (1..=3).map(|k| dir.join(format!("shard{k}"))).collect();
+    for (k, s) in shards.iter().enumerate() {
+        let spec = format!("{}/3", k + 1);
+        let o = ladder(s, &["--shard", &spec]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(!s.join("ratings.csv").exists(), "a shard is not rated");
+        assert_eq!(rows(&s.join("pairings.csv")).len(), 2);
+    }
+    let p2 = shards[1].join("pairings.csv");
+    let text = std::fs::read_to_string(&p2).unwrap();
+    let cut: Vec<&str> = text.lines().take(2).collect();
+    std::fs::write(&p2, cut.join("\n") + "\n").unwrap();
+    // Merging an unfinished shard is refused and names it; so is a missing shard.
+    let merged = dir.join("merged");
+    let merge = |list: &[&PathBuf]| {
+        let mut extra: Vec<&str> = vec!["--merge"];
+        extra.extend(list.iter().map(|p| p.to_str().unwrap()));
+        ladder(&merged, &extra)
+    };
+    let e = stderr(&merge(&[&shards[0], &shards[1], &shards[2]]));
+    assert!(e.contains("shard2") && e.contains("1 of its 2 pairings"), "{e}");
+    let e = stderr(&merge(&[&shards[0], &shards[2]]));
+    assert!(e.contains("shards 2/3 are missing"), "{e}");
+    // Resuming the shard without its --shard is refused; with it, it finishes.
+    let e = stderr(&ladder(&shards[1], &["--resume"]));
+    assert!(e.contains("holds shard 2/3"), "{e}");
+    let o = ladder(&shards[1], &["--resume", "--shard", "2/3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Shards given in any order merge into the unsharded run's files, byte for byte.
+    let o = merge(&[&shards[2], &shards[0], &shards[1]]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for f in ["games.csv", "pairings.csv", "ratings.csv", "ratings.svg"] {
+        let (a, b) = (std::fs::read(whole.join(f)).unwrap(), std::fs::read(merged.join(f)).unwrap());
+        assert!(a == b, "{f} of the merged shards differs from the unsharded run's");
+    }
+}
