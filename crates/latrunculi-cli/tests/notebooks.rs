@@ -82,3 +82,38 @@ fn xxi_claim_script_computes_newcombe_intervals_and_the_verdict() {
     assert!(stdout.contains("Not on both rulesets yet: only."), "{stdout}");
     assert!(stdout.contains("Verdict:") && stdout.contains("the claim fails there"), "{stdout}");
 }
+
+/// `experiments/study/ladder_table.py` on a hand-made ladder: Elo per player in the
+/// fixed column order (a network under "network", a missing player as "—"), the draws
+/// of all games and of the games among the three highest-rated players; a ladder still
+/// running (no ratings.csv) is left out.
+#[test]
+fn ladder_table_script_counts_draws_among_the_top_three() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ladder-table");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("ladder/toy")).unwrap();
+    std::fs::create_dir_all(dir.join("ladder/running")).unwrap();
+    std::fs::write(
+        dir.join("ladder/toy/ratings.csv"),
+        "rank,agent,elo\n1,alphabeta:depth=3,900.4\n2,\"az:model=n.az,sims=200\",700\n3,greedy,650.6\n4,random,0\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("ladder/toy/pairings.csv"),
+        "ruleset,agent,opponent,games,wins,draws,losses\n\
+         toy,random,greedy,20,0,1,19\n\
+         toy,random,alphabeta:depth=3,20,0,2,18\n\
+         toy,random,\"az:model=n.az,sims=200\",20,0,3,17\n\
+         toy,greedy,alphabeta:depth=3,20,1,10,9\n\
+         toy,greedy,\"az:model=n.az,sims=200\",20,2,4,14\n\
+         toy,alphabeta:depth=3,\"az:model=n.az,sims=200\",20,5,6,9\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("ladder/running/pairings.csv"), "ruleset,agent,opponent,games,wins,draws,losses\n")
+        .unwrap();
+    let out = python(&["experiments/study/ladder_table.py", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "ladder_table.py failed:\n{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| ruleset")).collect();
+    assert_eq!(rows, ["| toy | 0 | — | — | — | — | 651 | 900 | 700 | 120 | 26 (0.22) | 20 of 60 |"], "{stdout}");
+}
