@@ -23,6 +23,16 @@ fn python(args: &[&str]) -> Output {
         .unwrap_or_else(|e| panic!("cannot run python3 ({e}); install Python 3 and then the packages: {INSTALL}"))
 }
 
+/// A fresh folder `name` under Cargo's test scratch space, with the given subfolders.
+fn scratch(name: &str, subfolders: &[&str]) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    for sub in subfolders {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    dir
+}
+
 fn text(o: &Output) -> String {
     format!(
         "--- stdout ---\n{}\n--- stderr ---\n{}",
@@ -51,10 +61,7 @@ fn notebook_reading_code_reads_all_committed_data_consistently() {
 /// difference and a reversed one, ordered by Elo on classical, and the verdict sentence.
 #[test]
 fn xxi_claim_script_computes_newcombe_intervals_and_the_verdict() {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("xxi-claim");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("selfplay")).unwrap();
-    std::fs::create_dir_all(dir.join("ladder/classical")).unwrap();
+    let dir = scratch("xxi-claim", &["selfplay", "ladder/classical"]);
     std::fs::write(
         dir.join("selfplay/summary.csv"),
         "ruleset,pairing,games,draws\n\
@@ -89,10 +96,7 @@ fn xxi_claim_script_computes_newcombe_intervals_and_the_verdict() {
 /// running (no ratings.csv) is left out.
 #[test]
 fn ladder_table_script_counts_draws_among_the_top_three() {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ladder-table");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("ladder/toy")).unwrap();
-    std::fs::create_dir_all(dir.join("ladder/running")).unwrap();
+    let dir = scratch("ladder-table", &["ladder/toy", "ladder/running"]);
     std::fs::write(
         dir.join("ladder/toy/ratings.csv"),
         "rank,agent,elo\n1,alphabeta:depth=3,900.4\n2,\"az:model=n.az,sims=200\",700\n3,greedy,650.6\n4,random,0\n",
