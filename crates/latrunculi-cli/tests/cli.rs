@@ -265,6 +265,73 @@ seed = 5
 ply_cap = 200
 "#;
 
+/// An adaptive survey resumed from games of an interrupted run (its longest cell cut
+/// inside its second round, the rows out of order, a half-written row) and from surplus
+/// games (every cell's games up to the cap, as a run with a fixed 16 games and the same
+/// seed writes them) ends with the files of one uninterrupted run: each cell stops at the
+/// same round boundary, and games past it are left out.
+#[test]
+fn adaptive_survey_resumed_from_partial_or_surplus_games_equals_one_run() {
+    let dir = scratch("adaptive-resume");
+    let config = dir.join("survey.toml");
+    std::fs::write(&config, ADAPTIVE).unwrap();
+    let whole = dir.join("whole");
+    let o = survey(&config, &whole);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (games, summary) = (read(&whole.join("games.csv")), read(&whole.join("summary.csv")));
+    let counts: Vec<usize> = summary.lines().skip(1).map(|l| l.split(',').nth(2).unwrap().parse().unwrap()).collect();
+    assert_eq!(counts.len(), 4);
+    assert!(counts.iter().any(|&n| n < 16), "a cell that stops early is needed: {counts:?}");
+    assert!(counts.iter().any(|&n| n > 4), "a cell with a second round is needed: {counts:?}");
+
+    // Surplus: the fixed run's 16 games of every cell (same seeds, so the same games).
+    let fixed_config = dir.join("fixed.toml");
+    let adaptive_keys = ["min_games", "batch", "half_width"];
+    let fixed_text: String = ADAPTIVE
+        .lines()
+        .filter(|l| !adaptive_keys.iter().any(|k| l.starts_with(k)))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&fixed_config, fixed_text).unwrap();
+    let fixed = dir.join("fixed");
+    let o = survey(&fixed_config, &fixed);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let fixed_games = read(&fixed.join("games.csv"));
+    assert_eq!(fixed_games.lines().count(), 1 + 4 * 16);
+    let surplus = dir.join("surplus");
+    assert!(survey(&config, &surplus).status.success());
+    std::fs::write(surplus.join("games.csv"), &fixed_games).unwrap();
+    std::fs::remove_file(surplus.join("summary.csv")).unwrap();
+    let o = survey(&config, &surplus);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("later games are left out"), "{}", stderr(&o));
+    assert_eq!(read(&surplus.join("games.csv")), games);
+    assert_eq!(read(&surplus.join("summary.csv")), summary);
+
+    // Interrupted: the longest cell's games beyond its first 6 dropped (inside its
+    // second round), the rows in reverse order, and half a row at the end.
+    let cut = dir.join("cut");
+    assert!(survey(&config, &cut).status.success());
+    let rows: Vec<&str> = games.lines().skip(1).collect();
+    let longest = (0..4).max_by_key(|&c| counts[c]).unwrap();
+    let start: usize = counts[..longest].iter().sum();
+    let dropped = start + 6..start + counts[longest];
+    let mut partial = format!("{HEADER}\n");
+    for (i, r) in rows.iter().enumerate().rev() {
+        if !dropped.contains(&i) {
+            partial += r;
+            partial.push('\n');
+        }
+    }
+    partial += &rows[start][..rows[start].len() / 2];
+    std::fs::write(cut.join("games.csv"), partial).unwrap();
+    std::fs::remove_file(cut.join("summary.csv")).unwrap();
+    let o = survey(&config, &cut);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(read(&cut.join("games.csv")), games);
+    assert_eq!(read(&cut.join("summary.csv")), summary);
+}
+
 #[test]
 fn three_shards_merge_into_the_files_of_one_run() {
     let dir = scratch("shards");
