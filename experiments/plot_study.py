@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Draw rate (and game length) against playing strength, one line per ruleset.
 
-Usage: python3 experiments/plot_study.py experiments/study
+Usage: python3 experiments/plot_study.py experiments/study [SURVEY_DIR...]
 Reads DIR/ladder/<ruleset>/ratings.csv (`latrunculi ladder`: Elo of each player on that
-ruleset, random = 0) and the summary.csv of every DIR/selfplay*/ folder (`latrunculi
-survey`: self-play cells `P vs P`), joins them on (ruleset, player), writes
-DIR/draw_vs_elo.png (draw rate with its 95% interval against the player's Elo; a second
-panel: mean game length) and prints a Markdown table per ruleset. Players without a
+ruleset, random = 0), the summary.csv of every DIR/selfplay*/ folder (`latrunculi
+survey`: self-play cells `P vs P`) and SURVEY_DIR/summary.csv of each further survey
+folder named (e.g. experiments/ludii, the Ludii survey's cells), joins them on (ruleset,
+player), writes DIR/draw_vs_elo.png for the twelve rulesets and DIR/draw_vs_elo_ludii.png
+for the `ludii-*` ones (draw rate with its 95% interval against the player's Elo; a
+second panel: mean game length) and prints a Markdown table per ruleset. Players without a
 rating on a ruleset (its ladder not run yet) are left out, with a note. Needs only
 matplotlib (experiments/requirements.txt).
 """
@@ -21,14 +23,15 @@ def read_csv(path: Path) -> list[dict]:
         return list(csv.DictReader(f))
 
 
-def collect(folder: Path) -> dict[str, list[dict]]:
+def collect(folder: Path, surveys: tuple[Path, ...] | list[Path] = ()) -> dict[str, list[dict]]:
     ratings: dict[tuple[str, str], dict] = {}
     for rfile in sorted((folder / "ladder").glob("*/ratings.csv")):
         for r in read_csv(rfile):
             ratings[(rfile.parent.name, r["agent"])] = r
     out: dict[str, list[dict]] = {}
     missing = []
-    for summary in sorted(folder.glob("selfplay*/summary.csv")):
+    summaries = sorted(folder.glob("selfplay*/summary.csv")) + [d / "summary.csv" for d in surveys if (d / "summary.csv").exists()]
+    for summary in summaries:
         for cell in read_csv(summary):
             first, _, second = cell["pairing"].partition(" vs ")
             if first != second:
@@ -84,13 +87,22 @@ def plot(data: dict[str, list[dict]], out: Path) -> None:
 
 
 def main() -> None:
-    if len(sys.argv) != 2:
+    if len(sys.argv) < 2:
         sys.exit(__doc__)
     folder = Path(sys.argv[1])
-    data = collect(folder)
+    surveys = [Path(a) for a in sys.argv[2:]]
+    for d in surveys:
+        if not d.is_dir():
+            sys.exit(f"error: {d} is not a folder")
+    data = collect(folder, surveys)
     if not data:
         sys.exit(f"error: no self-play cell with a rating under {folder}")
-    plot(data, folder / "draw_vs_elo.png")
+    twelve = {rs: rows for rs, rows in data.items() if not rs.startswith("ludii-")}
+    ludii = {rs: rows for rs, rows in data.items() if rs.startswith("ludii-")}
+    if twelve:
+        plot(twelve, folder / "draw_vs_elo.png")
+    if ludii:
+        plot(ludii, folder / "draw_vs_elo_ludii.png")
     print(table(data))
 
 

@@ -5,8 +5,10 @@
 # metrics of its games, the plot, the XXI claim and the rule-sensitivity survey.
 # Long (many hours on 2 cores); shard the surveys on a cluster (experiments/README.md,
 # "Shards and job arrays").
-#   bash experiments/study/run.sh              the whole study (the twelve rulesets)
+#   bash experiments/study/run.sh              the whole study (the twelve rulesets, then Ludii's 30)
 #   bash experiments/study/run.sh RULESET...   only the ladders of these rulesets
+#   bash experiments/study/run.sh ludii        only the part on Ludii's 30 rulesets: alphabeta:depth=3
+#                                              self-play, then a ladder per ruleset (agents-ludii.txt)
 set -euo pipefail
 bin=${LATRUNCULI:-./target/release/latrunculi}
 out=experiments/study
@@ -30,6 +32,24 @@ on_stop() {
   exit 130
 }
 trap on_stop INT TERM HUP
+# The part on Ludii's 30 rulesets: strong self-play first (the draw rates at strong play),
+# then a ladder per ruleset (10 games per pairing) that puts every self-play cell on these
+# rulesets, the Ludii survey's included, on an Elo scale.
+ludii_part() {
+  timed "survey selfplay-ludii" "$bin" survey --config $out/selfplay-ludii.toml
+  timed "metrics selfplay-ludii" "$bin" metrics --games $out/selfplay-ludii/games.csv
+  local r resume
+  for r in $(sed -n 's/^ *"\(ludii-[^"]*\)",.*/\1/p' $out/selfplay-ludii.toml); do
+    resume=""
+    [ -f "$out/ladder/$r/pairings.csv" ] && resume=--resume
+    timed "ladder $r" "$bin" ladder --ruleset "$r" --agents $out/agents-ludii.txt --games 10 --seed 1 --ply-cap 1000 --out "$out/ladder/$r" $resume
+  done
+  python3 experiments/plot_study.py $out experiments/ludii
+}
+if [ "${1:-}" = ludii ]; then
+  ludii_part
+  exit 0
+fi
 rulesets=("$@")
 [ ${#rulesets[@]} -gt 0 ] || rulesets=(kowalski kowalski-parcae classical xxi single-stone-xxi petteia-xxi common back-rank savard falkener bell schadler)
 for r in "${rulesets[@]}"; do
@@ -52,3 +72,4 @@ python3 experiments/study/xxi_claim.py $out
 # Rule sensitivity: every [assumed] parameter changed in turn, alphabeta:depth=2 self-play.
 timed "survey sensitivity" "$bin" survey --config experiments/sensitivity.toml
 python3 experiments/plot_sensitivity.py experiments/sensitivity
+ludii_part
