@@ -1,5 +1,6 @@
-//! Runs `python3 notebooks/check_reading.py` (and `experiments/study/xxi_claim.py` on
-//! hand-made cells) from the repository root: the Python reading
+//! Runs `python3 notebooks/check_reading.py` (and the study scripts `xxi_claim.py`,
+//! `ladder_table.py` and `plot_study.py` on hand-made cells) from the repository root:
+//! the Python reading
 //! code of the analysis notebooks must read every committed result (sample dataset,
 //! surveys, training logs, ladders) and find them consistent.
 //!
@@ -120,4 +121,43 @@ fn ladder_table_script_counts_draws_among_the_top_three() {
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| ruleset")).collect();
     assert_eq!(rows, ["| toy | 0 | — | — | — | — | 651 | 900 | 700 | 120 | 26 (0.22) | 20 of 60 |"], "{stdout}");
+}
+
+/// `experiments/plot_study.py` with a further survey folder: its cells join the study's
+/// own on (ruleset, player), a cell without a rating is left out, and the `ludii-*`
+/// rulesets get their own figure.
+#[test]
+fn plot_study_joins_a_further_survey_folder_and_draws_ludii_apart() {
+    let dir = scratch("plot-study", &["study/ladder/toy", "study/ladder/ludii-toy", "study/selfplay", "survey"]);
+    let ratings = "agent,elo,elo_lo,elo_hi\nrandom,0,0,0\ngreedy,310.4,200,420\n";
+    std::fs::write(dir.join("study/ladder/toy/ratings.csv"), ratings).unwrap();
+    std::fs::write(dir.join("study/ladder/ludii-toy/ratings.csv"), ratings).unwrap();
+    let header = "ruleset,pairing,games,draw_rate,draw_lo,draw_hi,mean_plies\n";
+    std::fs::write(dir.join("study/selfplay/summary.csv"), format!("{header}toy,greedy vs greedy,50,0.1,0.04,0.21,120\n"))
+        .unwrap();
+    std::fs::write(
+        dir.join("survey/summary.csv"),
+        format!(
+            "{header}ludii-toy,random vs random,50,0.9,0.79,0.96,950\n\
+             ludii-toy,mcts:sims=200 vs mcts:sims=200,50,0.5,0.37,0.63,700\n"
+        ),
+    )
+    .unwrap();
+    let study = dir.join("study");
+    let out = python(&["experiments/plot_study.py", study.to_str().unwrap(), dir.join("survey").to_str().unwrap()]);
+    assert!(out.status.success(), "plot_study.py failed:\n{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| ruleset")).collect();
+    assert_eq!(
+        rows,
+        [
+            "| toy | greedy | 310 [200, 420] | 50 | 0.10 [0.04, 0.21] | 120 |",
+            "| ludii-toy | random | 0 [0, 0] | 50 | 0.90 [0.79, 0.96] | 950 |",
+        ],
+        "{stdout}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no rating yet for 1 self-play cells"), "{}", text(&out));
+    assert!(study.join("draw_vs_elo.png").is_file() && study.join("draw_vs_elo_ludii.png").is_file());
+    let missing = python(&["experiments/plot_study.py", study.to_str().unwrap(), dir.join("nowhere").to_str().unwrap()]);
+    assert!(!missing.status.success() && text(&missing).contains("is not a folder"), "{}", text(&missing));
 }
