@@ -133,8 +133,11 @@ fn plot_study_joins_a_further_survey_folder_and_draws_ludii_apart() {
     std::fs::write(dir.join("study/ladder/toy/ratings.csv"), ratings).unwrap();
     std::fs::write(dir.join("study/ladder/ludii-toy/ratings.csv"), ratings).unwrap();
     let header = "ruleset,pairing,games,draw_rate,draw_lo,draw_hi,mean_plies\n";
-    std::fs::write(dir.join("study/selfplay/summary.csv"), format!("{header}toy,greedy vs greedy,50,0.1,0.04,0.21,120\n"))
-        .unwrap();
+    std::fs::write(
+        dir.join("study/selfplay/summary.csv"),
+        format!("{header}toy,greedy vs greedy,50,0.1,0.04,0.21,120\n"),
+    )
+    .unwrap();
     std::fs::write(
         dir.join("survey/summary.csv"),
         format!(
@@ -158,6 +161,7 @@ fn plot_study_joins_a_further_survey_folder_and_draws_ludii_apart() {
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("no rating yet for 1 self-play cells"), "{}", text(&out));
     assert!(study.join("draw_vs_elo.png").is_file() && study.join("draw_vs_elo_ludii.png").is_file());
-    let missing = python(&["experiments/plot_study.py", study.to_str().unwrap(), dir.join("nowhere").to_str().unwrap()]);
+    let missing =
+        python(&["experiments/plot_study.py", study.to_str().unwrap(), dir.join("nowhere").to_str().unwrap()]);
     assert!(!missing.status.success() && text(&missing).contains("is not a folder"), "{}", text(&missing));
 }
