@@ -694,8 +694,14 @@ def load_study(folder=None) -> pd.DataFrame:
     frames = [f for f in frames if not f.empty]
     if not frames:
         raise DataError(f"{folder}: no self-play games yet (selfplay*/games.csv)")
-    cells = pd.concat(frames, ignore_index=True)
-    ratings = load_study_ratings(folder)[["ruleset", "agent", "elo", "elo_lo", "elo_hi"]]
+    return join_study_ratings(pd.concat(frames, ignore_index=True), load_study_ratings(folder))
+
+
+def join_study_ratings(cells: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFrame:
+    """Self-play cells (`load_selfplay_cells`, any survey) with their player's Elo and its
+    interval on the same ruleset (`load_study_ratings`); NaN where that ruleset's ladder
+    has not finished. Sorted by ruleset, then Elo."""
+    ratings = ratings[["ruleset", "agent", "elo", "elo_lo", "elo_hi"]]
     out = cells.merge(ratings, how="left", left_on=["ruleset", "player"], right_on=["ruleset", "agent"])
     return out.drop(columns="agent").sort_values(["ruleset", "elo"], kind="stable").reset_index(drop=True)
 

@@ -1,8 +1,7 @@
 //! Runs `python3 notebooks/check_reading.py` (and the study scripts `xxi_claim.py`,
 //! `ladder_table.py` and `plot_study.py` on hand-made cells) from the repository root:
-//! the Python reading
-//! code of the analysis notebooks must read every committed result (sample dataset,
-//! surveys, training logs, ladders) and find them consistent.
+//! the Python reading code of the analysis notebooks must read every committed result
+//! (sample dataset, surveys, training logs, ladders) and find them consistent.
 //!
 //! Needs `python3` with numpy and pandas (`python3 -m pip install -r
 //! notebooks/requirements.txt`); without them the test fails and says so.
