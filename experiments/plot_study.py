@@ -30,7 +30,14 @@ def collect(folder: Path, surveys: tuple[Path, ...] | list[Path] = ()) -> dict[s
             ratings[(rfile.parent.name, r["agent"])] = r
     out: dict[str, list[dict]] = {}
     missing = []
-    summaries = sorted(folder.glob("selfplay*/summary.csv")) + [d / "summary.csv" for d in surveys if (d / "summary.csv").exists()]
+    summaries = sorted(folder.glob("selfplay*/summary.csv"))
+    for d in surveys:
+        if (d / "summary.csv").exists():
+            summaries.append(d / "summary.csv")
+        else:
+            # An unfinished survey has games.csv but no summary.csv yet: say so rather than
+            # leave its cells out silently.
+            print(f"note: {d} has no summary.csv yet (survey unfinished?): its cells are left out", file=sys.stderr)
     for summary in summaries:
         for cell in read_csv(summary):
             first, _, second = cell["pairing"].partition(" vs ")

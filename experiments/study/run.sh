@@ -13,21 +13,48 @@ set -euo pipefail
 bin=${LATRUNCULI:-./target/release/latrunculi}
 out=experiments/study
 # Each step's wall-clock time is appended to timings.csv (a resumed step gets a row per
-# session; the sum over the rows is the study's time on this machine).
+# session; the sum over the rows is the study's time on this machine). While a step runs,
+# a heartbeat file (.timings-running-main or -ludii) holds its time so far, rewritten each
+# minute: a run killed without a chance to record its step (SIGKILL, a machine switched
+# off) leaves it behind, and the next run of the same part appends it to timings.csv with
+# status `killed` (the time up to the last heartbeat: at most a minute short).
 timings=$out/timings.csv
 [ -f "$timings" ] || echo "step,started,seconds,status" > "$timings"
-step="" step_t0=0 step_started=""
+part=main
+[ "${1:-}" = ludii ] && part=ludii
+running=$out/.timings-running-$part
+if [ -s "$running" ]; then
+  cat "$running" >> "$timings"
+fi
+rm -f "$running" "$running.tmp"
+step="" step_t0=0 step_started="" beat=""
+stop_beat() {
+  if [ -n "$beat" ]; then
+    kill "$beat" 2>/dev/null || true
+    wait "$beat" 2>/dev/null || true
+    beat=""
+  fi
+  rm -f "$running" "$running.tmp"
+}
 timed() {
   local status=done
   step=$1 step_t0=$SECONDS step_started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
   shift
+  (
+    while sleep 60; do
+      echo "$step,$step_started,$((SECONDS - step_t0)),killed" > "$running.tmp" && mv "$running.tmp" "$running"
+    done
+  ) &
+  beat=$!
   "$@" || status=failed
+  stop_beat
   echo "$step,$step_started,$((SECONDS - step_t0)),$status" >> "$timings"
   step=""
   [ "$status" = done ]
 }
 # A stopped run (Ctrl-C, kill, the end of a session) still records the step it was in.
 on_stop() {
+  stop_beat
   [ -n "$step" ] && echo "$step,$step_started,$((SECONDS - step_t0)),interrupted" >> "$timings"
   exit 130
 }
@@ -39,7 +66,8 @@ ludii_part() {
   timed "survey selfplay-ludii" "$bin" survey --config $out/selfplay-ludii.toml
   timed "metrics selfplay-ludii" "$bin" metrics --games $out/selfplay-ludii/games.csv
   local r resume
-  for r in $(sed -n 's/^ *"\(ludii-[^"]*\)",.*/\1/p' $out/selfplay-ludii.toml); do
+  # The rulesets of the self-play config, in its order (Python 3.11's TOML reader).
+  for r in $(python3 -c 'import sys, tomllib; print(*tomllib.load(open(sys.argv[1], "rb"))["rulesets"])' $out/selfplay-ludii.toml); do
     resume=""
     [ -f "$out/ladder/$r/pairings.csv" ] && resume=--resume
     timed "ladder $r" "$bin" ladder --ruleset "$r" --agents $out/agents-ludii.txt --games 10 --seed 1 --ply-cap 1000 --out "$out/ladder/$r" $resume

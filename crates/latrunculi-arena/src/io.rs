@@ -14,3 +14,60 @@ pub fn write_atomic(path: &Path, contents: impl AsRef<[u8]>) -> anyhow::Result<(
     latrunculi_az::checkpoint::atomic_write(path, contents.as_ref())
         .with_context(|| format!("cannot write {}", path.display()))
 }
+
+/// The name of the lock file [`lock_folder`] keeps in an output folder.
+pub const LOCK_FILE: &str = ".latrunculi.lock";
+
+/// An exclusive claim on an output folder, held while a run writes into it; released when
+/// dropped (or when the process ends, however it ends).
+#[derive(Debug)]
+pub struct FolderLock {
+    /// The open lock file (`None` where the file system cannot lock files).
+    _file: Option<std::fs::File>,
+}
+
+/// Claims `dir` (created if missing) for one run, so that a second run into the same
+/// folder (a resumed survey started twice, a ladder restarted while the first still runs)
+/// stops with an error naming the folder instead of both appending to the same files.
+/// The claim is an OS advisory lock on `dir/.latrunculi.lock`, which the OS releases when
+/// the process ends, so a killed run leaves no stale claim behind. Where the file system
+/// cannot lock files, a note is printed and the run goes on unprotected.
+pub fn lock_folder(dir: &Path) -> anyhow::Result<FolderLock> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let path = dir.join(LOCK_FILE);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("cannot create {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(FolderLock { _file: Some(file) }),
+        Err(std::fs::TryLockError::WouldBlock) => anyhow::bail!(
+            "another latrunculi run is writing into {} (it holds {}): wait for it to finish or stop it, then run this again",
+            dir.display(),
+            path.display()
+        ),
+        Err(std::fs::TryLockError::Error(e)) => {
+            eprintln!("note: cannot lock {} ({e}); nothing stops a second run from writing into this folder", path.display());
+            Ok(FolderLock { _file: None })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_folder_is_claimed_once_until_released() {
+        let dir = std::env::temp_dir().join(format!("latrunculi-lock-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let first = lock_folder(&dir).expect("a fresh folder can be claimed");
+        let err = lock_folder(&dir).expect_err("a claimed folder cannot be claimed again").to_string();
+        assert!(err.contains("another latrunculi run") && err.contains(&dir.display().to_string()), "{err}");
+        drop(first);
+        lock_folder(&dir).expect("a released folder can be claimed again");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

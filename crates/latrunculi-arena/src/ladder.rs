@@ -337,8 +337,11 @@ pub enum LadderMode {
 /// fits the ratings and writes `ratings.csv` and `ratings.svg`. Returns the rating rows,
 /// best first.
 /// With a shard in the plan, only that shard's pairings are played and nothing is rated
-/// (the rows returned are empty); see [`merge_ladder`].
+/// (the rows returned are empty); see [`merge_ladder`]. A run that plays claims the folder
+/// ([`crate::io::lock_folder`]): a second run into it stops with an error.
 pub fn run_ladder(plan: &LadderPlan, out: &Path, mode: LadderMode) -> anyhow::Result<Vec<RatingRow>> {
+    // Rating only (a peek at a ladder still running, say) plays and appends nothing.
+    let _claim = if mode == LadderMode::RateOnly { None } else { Some(crate::io::lock_folder(out)?) };
     let files = ladder_files(out);
     let pairings = match mode {
         LadderMode::RateOnly => {
@@ -404,6 +407,7 @@ fn rate_and_write(
 /// one unsharded run, byte for byte, then the ratings. Existing output files in `out`
 /// are replaced only with `force`.
 pub fn merge_ladder(plan: &LadderPlan, out: &Path, shards: &[PathBuf], force: bool) -> anyhow::Result<Vec<RatingRow>> {
+    let _claim = crate::io::lock_folder(out)?;
     let mut parts: Vec<Option<(PathBuf, Finished)>> = Vec::new();
     let mut total = None;
     for dir in shards {

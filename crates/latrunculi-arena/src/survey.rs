@@ -555,14 +555,16 @@ fn cell_needed(survey: &Survey, rows: &BTreeMap<Key, GameRow>, r: usize, p: usiz
 }
 
 /// Runs the survey (or one shard of it) into `dir`, resuming what is there, and returns
-/// the summaries of its cells.
+/// the summaries of its cells. The folder is claimed for the run
+/// ([`crate::io::lock_folder`]): a second run into it stops with an error instead of
+/// appending to the same `games.csv`.
 pub fn run_survey(
     survey: &Survey,
     config_text: &str,
     dir: &Path,
     shard: Option<(u32, u32)>,
 ) -> anyhow::Result<Vec<CellSummary>> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let _claim = crate::io::lock_folder(dir)?;
     check_fingerprint(dir, survey, config_text, shard)?;
     let games_path = dir.join("games.csv");
     let npair = survey.pairings.len();
@@ -671,6 +673,7 @@ pub fn merge_shards(
     dir: &Path,
     shards: &[PathBuf],
 ) -> anyhow::Result<Vec<CellSummary>> {
+    let _claim = crate::io::lock_folder(dir)?;
     let mut rows: BTreeMap<Key, GameRow> = BTreeMap::new();
     let mut seen: BTreeMap<u32, PathBuf> = BTreeMap::new();
     let mut total = None;

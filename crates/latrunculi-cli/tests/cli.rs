@@ -429,3 +429,46 @@ fn bench_az_measures_self_play_without_and_with_the_win_check() {
         assert!(positions > 0.0, "positions per second must be positive:\n{block}");
     }
 }
+
+/// A second run into a folder that a run is still writing (here: a lock the test holds, as
+/// a running survey or ladder would) stops with an error naming the folder and touches
+/// nothing in it; once the first run is over, the same command runs.
+#[test]
+fn a_second_run_into_a_busy_folder_is_refused() {
+    let dir = scratch("busy");
+    let config = dir.join("survey.toml");
+    std::fs::write(&config, SURVEY).unwrap();
+    let out = dir.join("out");
+    let o = survey(&config, &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let games = read(&out.join("games.csv"));
+    let claim = latrunculi_arena::io::lock_folder(&out).expect("the test claims the folder");
+    let o = survey(&config, &out);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(e.contains("another latrunculi run is writing into") && e.contains("out"), "{e}");
+    assert_eq!(read(&out.join("games.csv")), games);
+
+    std::fs::write(dir.join("agents.txt"), "random\ngreedy\n").unwrap();
+    let ladder_out = dir.join("ladder");
+    let _ladder_claim = latrunculi_arena::io::lock_folder(&ladder_out).unwrap();
+    let o = latrunculi(&[
+        "ladder",
+        "--ruleset",
+        "petteia-xxi",
+        "--agents",
+        dir.join("agents.txt").to_str().unwrap(),
+        "--games",
+        "2",
+        "--out",
+        ladder_out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("another latrunculi run is writing into"), "{}", stderr(&o));
+    assert!(!ladder_out.join("games.csv").exists());
+
+    drop(claim);
+    let o = survey(&config, &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(read(&out.join("games.csv")), games);
+}

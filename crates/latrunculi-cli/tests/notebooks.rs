@@ -124,7 +124,7 @@ fn ladder_table_script_counts_draws_among_the_top_three() {
 
 /// `experiments/plot_study.py` with a further survey folder: its cells join the study's
 /// own on (ruleset, player), a cell without a rating is left out, and the `ludii-*`
-/// rulesets get their own figure.
+/// rulesets get their own figure; a survey folder without a summary yet gets a note.
 #[test]
 fn plot_study_joins_a_further_survey_folder_and_draws_ludii_apart() {
     let dir = scratch("plot-study", &["study/ladder/toy", "study/ladder/ludii-toy", "study/selfplay", "survey"]);
@@ -163,4 +163,10 @@ fn plot_study_joins_a_further_survey_folder_and_draws_ludii_apart() {
     let missing =
         python(&["experiments/plot_study.py", study.to_str().unwrap(), dir.join("nowhere").to_str().unwrap()]);
     assert!(!missing.status.success() && text(&missing).contains("is not a folder"), "{}", text(&missing));
+    // A survey still running (no summary.csv yet) is named in a note, not skipped in silence.
+    std::fs::create_dir_all(dir.join("running")).unwrap();
+    let running =
+        python(&["experiments/plot_study.py", study.to_str().unwrap(), dir.join("running").to_str().unwrap()]);
+    assert!(running.status.success(), "plot_study.py failed:\n{}", text(&running));
+    assert!(String::from_utf8_lossy(&running.stderr).contains("has no summary.csv yet"), "{}", text(&running));
 }
