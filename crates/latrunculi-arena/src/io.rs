@@ -49,7 +49,10 @@ pub fn lock_folder(dir: &Path) -> anyhow::Result<FolderLock> {
             path.display()
         ),
         Err(std::fs::TryLockError::Error(e)) => {
-            eprintln!("note: cannot lock {} ({e}); nothing stops a second run from writing into this folder", path.display());
+            eprintln!(
+                "note: cannot lock {} ({e}); nothing stops a second run from writing into this folder",
+                path.display()
+            );
             Ok(FolderLock { _file: None })
         }
     }
