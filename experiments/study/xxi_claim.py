@@ -15,7 +15,9 @@ ratings.csv). Players are ordered by their Elo on BASE (by name when unrated).
 Then a verdict per player: "fewer draws under VARIANT" when the difference's interval
 lies above 0, "more draws under VARIANT" when below, "no difference resolved" when it
 contains 0; and one overall sentence for the three strongest players both rulesets share.
-Works on a partial study (it says which players are missing). Standard library only.
+Works on a partial study: it says which players are missing, and a self-play survey still
+running (games.csv but no summary.csv yet) is counted from its finished games, marked
+provisional. Standard library only.
 """
 
 import csv
@@ -53,14 +55,34 @@ def read_csv(path: Path) -> list[dict]:
         return list(csv.DictReader(f))
 
 
+def finished_games(path: Path) -> list[dict]:
+    """The complete rows of a games.csv that a survey may still be appending to (a last
+    line without its newline is left out)."""
+    text = path.read_text()
+    if not text.endswith("\n"):
+        text = text[: text.rfind("\n") + 1]
+    return list(csv.DictReader(text.splitlines()))
+
+
 def self_play_cells(folder: Path, ruleset: str) -> dict[str, dict]:
-    """Player spec -> its self-play summary row on `ruleset`."""
+    """Player spec -> its self-play cell on `ruleset` (`games`, `draws`; `partial` set when
+    counted from the games.csv of a survey that has not written its summary.csv yet)."""
     cells = {}
-    for summary in sorted(folder.glob("selfplay*/summary.csv")):
-        for row in read_csv(summary):
-            first, _, second = row["pairing"].partition(" vs ")
-            if row["ruleset"] == ruleset and first == second:
-                cells[first] = row
+    for sub in sorted(p for p in folder.glob("selfplay*") if p.is_dir()):
+        if (sub / "summary.csv").exists():
+            for row in read_csv(sub / "summary.csv"):
+                first, _, second = row["pairing"].partition(" vs ")
+                if row["ruleset"] == ruleset and first == second:
+                    cells[first] = row
+        elif (sub / "games.csv").exists():
+            counts: dict[str, list[int]] = {}
+            for row in finished_games(sub / "games.csv"):
+                if row["ruleset"] == ruleset and row["white"] == row["black"]:
+                    c = counts.setdefault(row["white"], [0, 0])
+                    c[0] += 1
+                    c[1] += row["winner"] == "draw"
+            for player, (games, draws) in counts.items():
+                cells[player] = {"games": str(games), "draws": str(draws), "partial": "1"}
     return cells
 
 
@@ -112,6 +134,10 @@ def main() -> None:
               f"| {d:+.2f} [{lo:+.2f}, {hi:+.2f}] | {verdict(lo, hi, variant)} |")
     if missing:
         print(f"\nNot on both rulesets yet: {', '.join(missing)}.")
+    partial = [p for p in shared if cb[p].get("partial") or cv[p].get("partial")]
+    if partial:
+        print(f"\nProvisional: the cells of {', '.join(partial)} are counted from the games finished so far "
+              f"(their survey has not written summary.csv yet), so their games may still grow.")
     rated = [r for r in results if r[0] in rb]
     if len(rated) < 3:
         print(f"\nNo verdict yet: fewer than three shared players are rated on {base} "
@@ -121,16 +147,17 @@ def main() -> None:
     names = ", ".join(p for p, *_ in top)
     fewer = [p for p, _, lo, _ in top if lo > 0]
     more = [p for p, _, _, hi in top if hi < 0]
+    label = "Provisional verdict" if any(p in partial for p, *_ in top) else "Verdict"
     print()
     if len(fewer) == len(top):
-        print(f"Verdict: at the {len(top)} strongest shared players ({names}) every game set shows fewer draws "
+        print(f"{label}: at the {len(top)} strongest shared players ({names}) every game set shows fewer draws "
               f"under {variant} than under {base}, each difference's 95% interval above 0: the claim holds "
               f"at these strengths.")
     elif more:
-        print(f"Verdict: at the strongest shared players ({names}), {variant} draws more than {base} for "
+        print(f"{label}: at the strongest shared players ({names}), {variant} draws more than {base} for "
               f"{', '.join(more)}: the claim fails there.")
     else:
-        print(f"Verdict: at the strongest shared players ({names}), {len(fewer)} of {len(top)} show fewer draws "
+        print(f"{label}: at the strongest shared players ({names}), {len(fewer)} of {len(top)} show fewer draws "
               f"under {variant} with 95% confidence; for the others the difference is not resolved.")
 
 

@@ -58,10 +58,11 @@ fn notebook_reading_code_reads_all_committed_data_consistently() {
 
 /// `experiments/study/xxi_claim.py` on hand-made cells: Newcombe's worked example (56/70
 /// against 48/80: +0.200 [+0.052, +0.334], Newcombe 1998, method 10), an unresolved
-/// difference and a reversed one, ordered by Elo on classical, and the verdict sentence.
+/// difference and a reversed one, ordered by Elo on classical, and the verdict sentence; a
+/// survey still running is counted from its finished games and marked provisional.
 #[test]
 fn xxi_claim_script_computes_newcombe_intervals_and_the_verdict() {
-    let dir = scratch("xxi-claim", &["selfplay", "ladder/classical"]);
+    let dir = scratch("xxi-claim", &["selfplay", "selfplay-running", "ladder/classical"]);
     std::fs::write(
         dir.join("selfplay/summary.csv"),
         "ruleset,pairing,games,draws\n\
@@ -77,10 +78,25 @@ fn xxi_claim_script_computes_newcombe_intervals_and_the_verdict() {
         "agent,elo,elo_lo,elo_hi\nstrong,900,800,1000\nmiddle,500,400,600\nweak,100,0,200\nonly,50,0,100\n",
     )
     .unwrap();
+    // A survey still running: no summary.csv, a games.csv whose last line is half written
+    // (left out); only self-play rows count.
+    std::fs::write(
+        dir.join("selfplay-running/games.csv"),
+        "ruleset,white,black,winner,plies\n\
+         classical,fresh,fresh,draw,10\nclassical,fresh,fresh,white,10\nclassical,fresh,greedy,draw,10\n\
+         xxi,fresh,fresh,black,10\nxxi,fresh,fresh,dr",
+    )
+    .unwrap();
     let out = python(&["experiments/study/xxi_claim.py", dir.to_str().unwrap()]);
     assert!(out.status.success(), "xxi_claim.py failed:\n{}", text(&out));
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| player")).collect();
+    let fresh: Vec<&str> = stdout.lines().filter(|l| l.starts_with("| fresh |")).collect();
+    assert!(fresh.len() == 1 && fresh[0].contains("| 1/2 = 0.50 | 0/1 = 0.00 |"), "{stdout}");
+    assert!(stdout.contains("Provisional: the cells of fresh are counted"), "{stdout}");
+    let rows: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| player") && !l.starts_with("| fresh"))
+        .collect();
     assert_eq!(rows.len(), 3, "one row per player on both rulesets:\n{stdout}");
     assert!(rows[0].starts_with("| weak |") && rows[2].starts_with("| strong |"), "weakest first:\n{stdout}");
     assert!(rows[2].contains("+0.20 [+0.05, +0.33]") && rows[2].contains("fewer draws under xxi"), "{stdout}");
