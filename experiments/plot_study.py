@@ -5,7 +5,9 @@ Usage: python3 experiments/plot_study.py experiments/study [SURVEY_DIR...]
 Reads DIR/ladder/<ruleset>/ratings.csv (`latrunculi ladder`: Elo of each player on that
 ruleset, random = 0), the summary.csv of every DIR/selfplay*/ folder (`latrunculi
 survey`: self-play cells `P vs P`) and SURVEY_DIR/summary.csv of each further survey
-folder named (e.g. experiments/ludii, the Ludii survey's cells), joins them on (ruleset,
+folder named (e.g. experiments/ludii, the Ludii survey's cells); a survey still running
+(games.csv, no summary.csv yet) is counted from its finished games, with a note that its
+cells are provisional. Joins them on (ruleset,
 player), writes DIR/draw_vs_elo.png for the twelve rulesets and DIR/draw_vs_elo_ludii.png
 for the `ludii-*` ones (draw rate with its 95% interval against the player's Elo; a
 second panel: mean game length) and prints a Markdown table per ruleset. Players without a
@@ -17,10 +19,40 @@ import csv
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent / "study"))
+from xxi_claim import finished_games, wilson  # noqa: E402  (the study's Wilson interval and partial-file reader)
+
 
 def read_csv(path: Path) -> list[dict]:
     with path.open(newline="") as f:
         return list(csv.DictReader(f))
+
+
+def survey_cells(d: Path) -> list[dict]:
+    """The cells of the survey folder `d`: its summary.csv, or, for a survey still running
+    (no summary.csv yet), the self-play cells counted from the finished games of its
+    games.csv (provisional: they may still grow)."""
+    if (d / "summary.csv").exists():
+        return read_csv(d / "summary.csv")
+    if not (d / "games.csv").exists():
+        print(f"note: {d} has no summary.csv or games.csv yet: its cells are left out", file=sys.stderr)
+        return []
+    tally: dict[tuple[str, str], list[int]] = {}
+    for g in finished_games(d / "games.csv"):
+        if g["white"] == g["black"]:
+            t = tally.setdefault((g["ruleset"], g["white"]), [0, 0, 0])
+            t[0] += 1
+            t[1] += g["winner"] == "draw"
+            t[2] += int(g["plies"])
+    print(f"note: {d} has no summary.csv yet (survey still running?): its cells are counted from the "
+          f"{sum(t[0] for t in tally.values())} self-play games finished so far (provisional)", file=sys.stderr)
+    rows = []
+    for (ruleset, player), (games, draws, plies) in tally.items():
+        lo, hi = wilson(draws, games)
+        rows.append({"ruleset": ruleset, "pairing": f"{player} vs {player}", "games": str(games),
+                     "draw_rate": str(draws / games), "draw_lo": str(lo), "draw_hi": str(hi),
+                     "mean_plies": str(plies / games)})
+    return rows
 
 
 def collect(folder: Path, surveys: tuple[Path, ...] | list[Path] = ()) -> dict[str, list[dict]]:
@@ -30,26 +62,20 @@ def collect(folder: Path, surveys: tuple[Path, ...] | list[Path] = ()) -> dict[s
             ratings[(rfile.parent.name, r["agent"])] = r
     out: dict[str, list[dict]] = {}
     missing = []
-    summaries = sorted(folder.glob("selfplay*/summary.csv"))
-    for d in surveys:
-        if (d / "summary.csv").exists():
-            summaries.append(d / "summary.csv")
-        else:
-            # An unfinished survey has games.csv but no summary.csv yet: say so rather than
-            # leave its cells out silently.
-            print(f"note: {d} has no summary.csv yet (survey unfinished?): its cells are left out", file=sys.stderr)
-    for summary in summaries:
-        for cell in read_csv(summary):
-            first, _, second = cell["pairing"].partition(" vs ")
-            if first != second:
-                continue
-            key = (cell["ruleset"], first)
-            if key not in ratings:
-                missing.append(f"{cell['ruleset']} / {first}")
-                continue
-            out.setdefault(cell["ruleset"], []).append({**cell, "player": first, "elo": float(ratings[key]["elo"]),
-                                                       "elo_lo": float(ratings[key]["elo_lo"]),
-                                                       "elo_hi": float(ratings[key]["elo_hi"])})
+    cells = []
+    for d in sorted(p for p in folder.glob("selfplay*") if p.is_dir()) + list(surveys):
+        cells.extend(survey_cells(d))
+    for cell in cells:
+        first, _, second = cell["pairing"].partition(" vs ")
+        if first != second:
+            continue
+        key = (cell["ruleset"], first)
+        if key not in ratings:
+            missing.append(f"{cell['ruleset']} / {first}")
+            continue
+        out.setdefault(cell["ruleset"], []).append({**cell, "player": first, "elo": float(ratings[key]["elo"]),
+                                                   "elo_lo": float(ratings[key]["elo_lo"]),
+                                                   "elo_hi": float(ratings[key]["elo_hi"])})
     if missing:
         print(f"note: no rating yet for {len(missing)} self-play cells, e.g. {missing[0]}", file=sys.stderr)
     for rows in out.values():
@@ -79,7 +105,9 @@ def plot(data: dict[str, list[dict]], out: Path) -> None:
     for rs, rows in data.items():
         x = [r["elo"] for r in rows]
         y = [float(r["draw_rate"]) for r in rows]
-        err = [[y[i] - float(r["draw_lo"]) for i, r in enumerate(rows)], [float(r["draw_hi"]) - y[i] for i, r in enumerate(rows)]]
+        # Clamped at 0: at a rate of exactly 0 or 1 the interval's end can miss it by a rounding error.
+        err = [[max(0.0, y[i] - float(r["draw_lo"])) for i, r in enumerate(rows)],
+               [max(0.0, float(r["draw_hi"]) - y[i]) for i, r in enumerate(rows)]]
         line = a.errorbar(x, y, yerr=err, marker="o", ms=4, capsize=2, label=rs)
         b.plot(x, [float(r["mean_plies"]) for r in rows], marker="o", ms=4, color=line[0].get_color(), label=rs)
     a.set_xlabel("Elo of the player on that ruleset (random = 0)")

@@ -140,7 +140,7 @@ fn ladder_table_script_counts_draws_among_the_top_three() {
 
 /// `experiments/plot_study.py` with a further survey folder: its cells join the study's
 /// own on (ruleset, player), a cell without a rating is left out, and the `ludii-*`
-/// rulesets get their own figure; a survey folder without a summary yet gets a note.
+/// rulesets get their own figure; a survey still running is counted from its finished games.
 #[test]
 fn plot_study_joins_a_further_survey_folder_and_draws_ludii_apart() {
     let dir = scratch("plot-study", &["study/ladder/toy", "study/ladder/ludii-toy", "study/selfplay", "survey"]);
@@ -179,10 +179,25 @@ fn plot_study_joins_a_further_survey_folder_and_draws_ludii_apart() {
     let missing =
         python(&["experiments/plot_study.py", study.to_str().unwrap(), dir.join("nowhere").to_str().unwrap()]);
     assert!(!missing.status.success() && text(&missing).contains("is not a folder"), "{}", text(&missing));
-    // A survey still running (no summary.csv yet) is named in a note, not skipped in silence.
+    // A survey folder with no games yet is named in a note, not skipped in silence.
+    std::fs::create_dir_all(dir.join("empty")).unwrap();
+    let empty = python(&["experiments/plot_study.py", study.to_str().unwrap(), dir.join("empty").to_str().unwrap()]);
+    assert!(empty.status.success(), "plot_study.py failed:\n{}", text(&empty));
+    assert!(String::from_utf8_lossy(&empty.stderr).contains("has no summary.csv or games.csv yet"), "{}", text(&empty));
+    // A survey still running (games.csv, no summary.csv yet): its self-play cells are counted
+    // from the finished games (the half-written last line and the mixed pairing left out).
     std::fs::create_dir_all(dir.join("running")).unwrap();
+    std::fs::write(
+        dir.join("running/games.csv"),
+        "ruleset,white,black,winner,plies\n\
+         ludii-toy,greedy,greedy,draw,100\nludii-toy,greedy,greedy,white,50\nludii-toy,greedy,random,draw,10\n\
+         ludii-toy,greedy,greedy,dr",
+    )
+    .unwrap();
     let running =
         python(&["experiments/plot_study.py", study.to_str().unwrap(), dir.join("running").to_str().unwrap()]);
     assert!(running.status.success(), "plot_study.py failed:\n{}", text(&running));
-    assert!(String::from_utf8_lossy(&running.stderr).contains("has no summary.csv yet"), "{}", text(&running));
+    let stdout = String::from_utf8_lossy(&running.stdout).into_owned();
+    assert!(stdout.contains("| ludii-toy | greedy | 310 [200, 420] | 2 | 0.50 [0.09, 0.91] | 75 |"), "{stdout}");
+    assert!(String::from_utf8_lossy(&running.stderr).contains("counted from the 2 self-play games finished so far"));
 }
