@@ -73,21 +73,13 @@ pub struct AlphaBetaAgent {
     cfg: AlphaBetaConfig,
     rng: FastRng,
     tt: Vec<Option<Entry>>,
-    scratch: Vec<Move>,
     nodes: u64,
 }
 
 impl AlphaBetaAgent {
     /// An alpha-beta agent; `spec` is returned by [`Agent::spec`].
     pub fn new(spec: &str, cfg: AlphaBetaConfig) -> AlphaBetaAgent {
-        AlphaBetaAgent {
-            spec: spec.to_string(),
-            cfg,
-            rng: FastRng::new(0),
-            tt: Vec::new(),
-            scratch: Vec::new(),
-            nodes: 0,
-        }
+        AlphaBetaAgent { spec: spec.to_string(), cfg, rng: FastRng::new(0), tt: Vec::new(), nodes: 0 }
     }
 
     /// The configuration.
@@ -127,8 +119,7 @@ impl AlphaBetaAgent {
 
     /// Legal-move count of the side to move.
     fn mobility(&mut self, pos: &Position) -> i32 {
-        pos.legal_moves(&mut self.scratch);
-        self.scratch.len() as i32
+        pos.legal_move_count() as i32
     }
 
     /// Static evaluation of an unfinished position for `persp`.

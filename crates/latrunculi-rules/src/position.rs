@@ -1327,6 +1327,20 @@ impl Position {
         }
     }
 
+    /// How many legal moves the side to move has (0 once the game is over): the length of
+    /// [`Position::legal_moves`], counted without building the list (what a mobility term
+    /// of an evaluation needs at every leaf).
+    pub fn legal_move_count(&self) -> usize {
+        let mut n = 0;
+        if self.outcome.is_none() {
+            self.for_each_legal(|_| {
+                n += 1;
+                true
+            });
+        }
+        n
+    }
+
     /// Every legal move, in a new vector.
     pub fn legal_move_list(&self) -> Vec<Move> {
         let mut v = Vec::with_capacity(64);
@@ -1985,6 +1999,35 @@ mod tests {
             assert_eq!(back.legal_move_list(), pos.legal_move_list());
             let moves = pos.legal_move_list();
             pos.play(moves[rng.below(moves.len())]);
+        }
+    }
+
+    /// The counted moves are the listed ones, on every built-in ruleset (placement,
+    /// removal, passes, finished games), for the side to move and for the other side.
+    #[test]
+    fn legal_move_count_is_the_length_of_the_list() {
+        for rs in Ruleset::all_builtin() {
+            let mut rng = crate::FastRng::new(9);
+            for _game in 0..3 {
+                let mut pos = Position::new(&rs);
+                pos.set_ply_cap(150);
+                loop {
+                    assert_eq!(pos.legal_move_count(), pos.legal_move_list().len(), "{} ply {}", rs.id, pos.ply());
+                    let passed = pos.with_turn_passed();
+                    assert_eq!(
+                        passed.legal_move_count(),
+                        passed.legal_move_list().len(),
+                        "{} ply {}",
+                        rs.id,
+                        pos.ply()
+                    );
+                    if pos.is_over() {
+                        break;
+                    }
+                    let moves = pos.legal_move_list();
+                    pos.play(moves[rng.below(moves.len())]);
+                }
+            }
         }
     }
 
