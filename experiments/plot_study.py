@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "study"))
-from xxi_claim import finished_games, wilson  # noqa: E402  (the study's Wilson interval and partial-file reader)
+from xxi_claim import survey_cells  # noqa: E402  (one reader of survey cells, running surveys included)
 
 
 def read_csv(path: Path) -> list[dict]:
@@ -28,30 +28,17 @@ def read_csv(path: Path) -> list[dict]:
         return list(csv.DictReader(f))
 
 
-def survey_cells(d: Path) -> list[dict]:
-    """The cells of the survey folder `d`: its summary.csv, or, for a survey still running
-    (no summary.csv yet), the self-play cells counted from the finished games of its
-    games.csv (provisional: they may still grow)."""
+def cells_of(d: Path) -> list[dict]:
+    """`survey_cells(d)` (xxi_claim.py), with a note when `d` has no games yet or is a
+    survey still running (its cells counted from the games finished so far)."""
+    rows = survey_cells(d)
     if (d / "summary.csv").exists():
-        return read_csv(d / "summary.csv")
+        return rows
     if not (d / "games.csv").exists():
         print(f"note: {d} has no summary.csv or games.csv yet: its cells are left out", file=sys.stderr)
-        return []
-    tally: dict[tuple[str, str], list[int]] = {}
-    for g in finished_games(d / "games.csv"):
-        if g["white"] == g["black"]:
-            t = tally.setdefault((g["ruleset"], g["white"]), [0, 0, 0])
-            t[0] += 1
-            t[1] += g["winner"] == "draw"
-            t[2] += int(g["plies"])
-    print(f"note: {d} has no summary.csv yet (survey still running?): its cells are counted from the "
-          f"{sum(t[0] for t in tally.values())} self-play games finished so far (provisional)", file=sys.stderr)
-    rows = []
-    for (ruleset, player), (games, draws, plies) in tally.items():
-        lo, hi = wilson(draws, games)
-        rows.append({"ruleset": ruleset, "pairing": f"{player} vs {player}", "games": str(games),
-                     "draw_rate": str(draws / games), "draw_lo": str(lo), "draw_hi": str(hi),
-                     "mean_plies": str(plies / games)})
+    else:
+        print(f"note: {d} has no summary.csv yet (survey still running?): its cells are counted from the "
+              f"{sum(int(r['games']) for r in rows)} self-play games finished so far (provisional)", file=sys.stderr)
     return rows
 
 
@@ -64,7 +51,7 @@ def collect(folder: Path, surveys: tuple[Path, ...] | list[Path] = ()) -> dict[s
     missing = []
     cells = []
     for d in sorted(p for p in folder.glob("selfplay*") if p.is_dir()) + list(surveys):
-        cells.extend(survey_cells(d))
+        cells.extend(cells_of(d))
     for cell in cells:
         first, _, second = cell["pairing"].partition(" vs ")
         if first != second:

@@ -64,25 +64,40 @@ def finished_games(path: Path) -> list[dict]:
     return list(csv.DictReader(text.splitlines()))
 
 
+def survey_cells(d: Path) -> list[dict]:
+    """The cells of the survey folder `d`: the rows of its summary.csv, or, for a survey
+    still running (games.csv, no summary.csv yet), its self-play cells counted from the
+    finished games (`ruleset`, `pairing`, `games`, `draws`, `draw_rate`, `draw_lo`,
+    `draw_hi`, `mean_plies`, and `partial` = "1"); empty when it has neither file."""
+    if (d / "summary.csv").exists():
+        return read_csv(d / "summary.csv")
+    if not (d / "games.csv").exists():
+        return []
+    tally: dict[tuple[str, str], list[int]] = {}
+    for g in finished_games(d / "games.csv"):
+        if g["white"] == g["black"]:
+            t = tally.setdefault((g["ruleset"], g["white"]), [0, 0, 0])
+            t[0] += 1
+            t[1] += g["winner"] == "draw"
+            t[2] += int(g["plies"])
+    rows = []
+    for (ruleset, player), (games, draws, plies) in tally.items():
+        lo, hi = wilson(draws, games)
+        rows.append({"ruleset": ruleset, "pairing": f"{player} vs {player}", "games": str(games),
+                     "draws": str(draws), "draw_rate": str(draws / games), "draw_lo": str(lo),
+                     "draw_hi": str(hi), "mean_plies": str(plies / games), "partial": "1"})
+    return rows
+
+
 def self_play_cells(folder: Path, ruleset: str) -> dict[str, dict]:
     """Player spec -> its self-play cell on `ruleset` (`games`, `draws`; `partial` set when
     counted from the games.csv of a survey that has not written its summary.csv yet)."""
     cells = {}
     for sub in sorted(p for p in folder.glob("selfplay*") if p.is_dir()):
-        if (sub / "summary.csv").exists():
-            for row in read_csv(sub / "summary.csv"):
-                first, _, second = row["pairing"].partition(" vs ")
-                if row["ruleset"] == ruleset and first == second:
-                    cells[first] = row
-        elif (sub / "games.csv").exists():
-            counts: dict[str, list[int]] = {}
-            for row in finished_games(sub / "games.csv"):
-                if row["ruleset"] == ruleset and row["white"] == row["black"]:
-                    c = counts.setdefault(row["white"], [0, 0])
-                    c[0] += 1
-                    c[1] += row["winner"] == "draw"
-            for player, (games, draws) in counts.items():
-                cells[player] = {"games": str(games), "draws": str(draws), "partial": "1"}
+        for row in survey_cells(sub):
+            first, _, second = row["pairing"].partition(" vs ")
+            if row["ruleset"] == ruleset and first == second:
+                cells[first] = row
     return cells
 
 
