@@ -9,6 +9,10 @@
 #   bash experiments/study/run.sh RULESET...   only the ladders of these rulesets
 #   bash experiments/study/run.sh ludii        only the part on Ludii's 30 rulesets: alphabeta:depth=3
 #                                              self-play, then a ladder per ruleset (agents-ludii.txt)
+#   bash experiments/study/run.sh sensitivity  only the rule-sensitivity survey and its plot (also a
+#                                              step of the whole study; to run it beside the rest on a
+#                                              free core: the step that finds it running elsewhere fails,
+#                                              the folder being claimed, and the whole study stops there)
 set -euo pipefail
 bin=${LATRUNCULI:-./target/release/latrunculi}
 out=experiments/study
@@ -22,6 +26,7 @@ timings=$out/timings.csv
 [ -f "$timings" ] || echo "step,started,seconds,status" > "$timings"
 part=main
 [ "${1:-}" = ludii ] && part=ludii
+[ "${1:-}" = sensitivity ] && part=sensitivity
 running=$out/.timings-running-$part
 if [ -s "$running" ]; then
   cat "$running" >> "$timings"
@@ -74,8 +79,17 @@ ludii_part() {
   done
   python3 experiments/plot_study.py $out experiments/ludii
 }
+# Rule sensitivity: every [assumed] parameter changed in turn, alphabeta:depth=2 self-play.
+sensitivity_part() {
+  timed "survey sensitivity" "$bin" survey --config experiments/sensitivity.toml
+  python3 experiments/plot_sensitivity.py experiments/sensitivity
+}
 if [ "${1:-}" = ludii ]; then
   ludii_part
+  exit 0
+fi
+if [ "${1:-}" = sensitivity ]; then
+  sensitivity_part
   exit 0
 fi
 rulesets=("$@")
@@ -97,7 +111,5 @@ for cfg in selfplay selfplay-az-kowalski selfplay-az-xxi selfplay-az-classical s
 done
 python3 experiments/plot_study.py $out
 python3 experiments/study/xxi_claim.py $out
-# Rule sensitivity: every [assumed] parameter changed in turn, alphabeta:depth=2 self-play.
-timed "survey sensitivity" "$bin" survey --config experiments/sensitivity.toml
-python3 experiments/plot_sensitivity.py experiments/sensitivity
+sensitivity_part
 ludii_part

@@ -18,6 +18,11 @@
 //! min_games = 50     # first games of every cell
 //! batch = 50         # games added to a cell per round (default: min_games)
 //! half_width = 0.05  # a cell stops once its draw rate's 95% interval is this narrow
+//! # Per-pairing caps (optional, after the keys above): this pairing's cells stop at
+//! # 100 games instead of `games`.
+//! [[cap]]
+//! pairing = ["random", "random"]
+//! games = 100
 //! ```
 //!
 //! # Adaptive cells
@@ -56,6 +61,16 @@
 //! missing games. At the end `games.csv` is rewritten sorted by (ruleset, pairing, game)
 //! in the experiment file's order and `summary.csv` is regenerated from it, so an
 //! interrupted and resumed run leaves the same bytes as an uninterrupted one.
+//!
+//! # Changing the stopping rule
+//!
+//! The stopping rule (`games`, the `[[cap]]` tables and the adaptive settings) may change
+//! between runs on one folder: game `i` of a cell is the same game whatever the rule, so
+//! the games already played stay valid. The resumed run keeps them all and plays on
+//! under the new rule, ending with the bytes a run under the new rule alone would write.
+//! A change that would leave played games out (a cap lowered below a cell's games, or a
+//! cell that would have stopped earlier) is refused, naming the cell: nothing played is
+//! dropped. Every other setting (seed, swap, ply cap, rulesets, pairings) must match.
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -111,6 +126,20 @@ pub struct SurveyConfig {
     /// cell stops (default 0.05).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub half_width: Option<f64>,
+    /// Per-pairing caps (`[[cap]]` tables): the cells of a pairing stop at fewer games
+    /// than `games`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cap: Vec<PairingCap>,
+}
+
+/// A `[[cap]]` table of an experiment file: the cells of one pairing stop at `games`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PairingCap {
+    /// The pairing `[first, second]`, as listed in `pairings`.
+    pub pairing: [String; 2],
+    /// The cap of its cells, 1 to the experiment's `games`.
+    pub games: u32,
 }
 
 /// The stopping rule of adaptive cells.
@@ -145,6 +174,8 @@ pub struct Survey {
     pub rulesets: Vec<(String, Ruleset)>,
     /// (first, second) canonical agent specs in file order.
     pub pairings: Vec<(String, String)>,
+    /// The cap of each pairing's cells, in pairing order: `games`, or its `[[cap]]`.
+    pub caps: Vec<u32>,
 }
 
 /// A ruleset entry of an experiment (`id`, `id@WxH`, either with `+key=value` changes:
@@ -225,7 +256,29 @@ impl Survey {
             }
             pairings.push(p);
         }
-        Ok(Survey { config, rulesets, pairings })
+        let mut caps = vec![config.games; pairings.len()];
+        let mut capped = vec![false; pairings.len()];
+        for c in &config.cap {
+            let [a, b] = &c.pairing;
+            let what = || format!("[[cap]] pairing [\"{a}\", \"{b}\"]");
+            let mut q = (String::new(), String::new());
+            for (label, rs) in &rulesets {
+                let ctx = || format!("{}, for ruleset '{label}'", what());
+                q = (canonical_spec(a, rs).with_context(ctx)?, canonical_spec(b, rs).with_context(ctx)?);
+            }
+            let p = pairings
+                .iter()
+                .position(|x| *x == q)
+                .ok_or_else(|| anyhow::anyhow!("{} is not in `pairings`", what()))?;
+            if std::mem::replace(&mut capped[p], true) {
+                bail!("{} has two [[cap]] tables", what());
+            }
+            if !(1..=config.games).contains(&c.games) {
+                bail!("{}: games = {} must be 1 to `games` = {}", what(), c.games, config.games);
+            }
+            caps[p] = c.games;
+        }
+        Ok(Survey { config, rulesets, pairings, caps })
     }
 
     /// The stopping rule, when the cells are adaptive.
@@ -243,12 +296,13 @@ impl Survey {
         self.rulesets.len() * self.pairings.len()
     }
 
-    /// The games cell `(r, p)` needs, judged from those of its games `0..n` already
-    /// played (`played(g)`): all `games` without adaptive cells; otherwise the first
-    /// round boundary at which the draw rate's interval is narrow enough, the cap, or
-    /// the first boundary whose games are not all played yet.
-    pub fn games_needed(&self, draws_and_played: impl Fn(u32) -> Option<bool>) -> u32 {
-        let cap = self.config.games;
+    /// The games a cell of pairing `p` needs, judged from those of its games `0..n`
+    /// already played (`draws_and_played(g)`: whether game `g` was drawn, `None` if not
+    /// played): its cap (`games`, or the pairing's `[[cap]]`) without adaptive cells;
+    /// otherwise the first round boundary at which the draw rate's interval is narrow
+    /// enough, the cap, or the first boundary whose games are not all played yet.
+    pub fn games_needed(&self, p: usize, draws_and_played: impl Fn(u32) -> Option<bool>) -> u32 {
+        let cap = self.caps[p];
         let Some(a) = self.adaptive() else { return cap };
         let mut n = a.min_games.min(cap);
         let (mut draws, mut seen) = (0u32, 0u32);
@@ -295,6 +349,11 @@ impl Survey {
         for (a, b) in &self.pairings {
             t += &format!("pairing = {a} vs {b}\n");
         }
+        for (p, &cap) in self.caps.iter().enumerate() {
+            if cap < self.config.games {
+                t += &format!("cap = {}: {cap}\n", self.pairing_label(p));
+            }
+        }
         if let Some(a) = self.adaptive() {
             t += &format!("adaptive = min_games {}, batch {}, half_width {}\n", a.min_games, a.batch, a.half_width);
         }
@@ -335,13 +394,37 @@ impl Survey {
     }
 }
 
-/// Checks (or, in a fresh folder, writes) `fingerprint.txt` and `config.toml`.
-fn check_fingerprint(dir: &Path, survey: &Survey, config_text: &str, shard: Option<(u32, u32)>) -> anyhow::Result<()> {
+/// Whether a fingerprint line belongs to the stopping rule (which may change between
+/// runs on one folder) rather than to the games themselves.
+fn is_stop_rule_line(line: &str) -> bool {
+    ["games = ", "cap = ", "adaptive = ", "hash = "].iter().any(|p| line.starts_with(p))
+}
+
+/// Checks (or, in a fresh folder, writes) `fingerprint.txt` and `config.toml`. With
+/// `stop_rule_may_change`, a folder whose fingerprint differs only in the stopping rule
+/// is accepted: the old fingerprint is returned and neither file is written (the caller
+/// checks the games against the new rule, then calls [`accept_stop_rule`]).
+fn check_fingerprint(
+    dir: &Path,
+    survey: &Survey,
+    config_text: &str,
+    shard: Option<(u32, u32)>,
+    stop_rule_may_change: bool,
+) -> anyhow::Result<Option<String>> {
     let fp_path = dir.join("fingerprint.txt");
     let games_path = dir.join("games.csv");
     let current = survey.shard_fingerprint(shard);
     match std::fs::read_to_string(&fp_path) {
         Ok(old) if old == current => {}
+        Ok(old)
+            if stop_rule_may_change
+                && old
+                    .lines()
+                    .filter(|l| !is_stop_rule_line(l))
+                    .eq(current.lines().filter(|l| !is_stop_rule_line(l))) =>
+        {
+            return Ok(Some(old));
+        }
         Ok(old) => {
             let old_lines: Vec<&str> = old.lines().collect();
             let new_lines: Vec<&str> = current.lines().collect();
@@ -375,6 +458,56 @@ fn check_fingerprint(dir: &Path, survey: &Survey, config_text: &str, shard: Opti
         }
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", fp_path.display())),
     }
+    let cfg_path = dir.join("config.toml");
+    std::fs::write(&cfg_path, config_text).with_context(|| format!("cannot write {}", cfg_path.display()))?;
+    Ok(None)
+}
+
+/// The lines of fingerprint `a` that `b` lacks (`nothing` if none), for messages.
+fn lines_not_in(a: &str, b: &str) -> String {
+    let b: Vec<&str> = b.lines().collect();
+    let lines: Vec<&str> = a.lines().filter(|l| !b.contains(l) && !l.starts_with("hash")).collect();
+    if lines.is_empty() { "nothing".to_string() } else { lines.join("; ") }
+}
+
+/// Accepts a changed stopping rule on a resumed folder (see the module docs): every game
+/// already played by the cells of `cells` must still be needed under the new rule;
+/// then `fingerprint.txt` and `config.toml` are rewritten.
+fn accept_stop_rule(
+    dir: &Path,
+    survey: &Survey,
+    config_text: &str,
+    shard: Option<(u32, u32)>,
+    old: &str,
+    rows: &BTreeMap<Key, GameRow>,
+    cells: &[(usize, usize)],
+) -> anyhow::Result<()> {
+    let current = survey.shard_fingerprint(shard);
+    let change = format!("was: {}; now: {}", lines_not_in(old, &current), lines_not_in(&current, old));
+    for &(r, p) in cells {
+        let need = cell_needed(survey, rows, r, p);
+        if let Some(((_, _, last), _)) = rows.range((r, p, 0)..=(r, p, u32::MAX)).next_back()
+            && *last >= need
+        {
+            bail!(
+                "{}: the stopping rule changed ({change}), and under the new rule cell {} / {} stops at {need} \
+                 games, but {} holds its game {last}; refusing to drop played games (keep a cap of at least {}, \
+                 or use another --out folder)",
+                dir.display(),
+                survey.rulesets[r].0,
+                survey.pairing_label(p),
+                dir.join("games.csv").display(),
+                last + 1
+            );
+        }
+    }
+    eprintln!(
+        "note: {}: the stopping rule changed ({change}); the {} games played are kept",
+        dir.display(),
+        rows.len()
+    );
+    let fp_path = dir.join("fingerprint.txt");
+    write_atomic(&fp_path, current.as_bytes())?;
     let cfg_path = dir.join("config.toml");
     std::fs::write(&cfg_path, config_text).with_context(|| format!("cannot write {}", cfg_path.display()))?;
     Ok(())
@@ -551,7 +684,7 @@ fn in_shard(c: usize, shard: Option<(u32, u32)>) -> bool {
 
 /// The games cell `(r, p)` needs given the rows played so far (see [`Survey::games_needed`]).
 fn cell_needed(survey: &Survey, rows: &BTreeMap<Key, GameRow>, r: usize, p: usize) -> u32 {
-    survey.games_needed(|g| rows.get(&(r, p, g)).map(|row| row.winner == "draw"))
+    survey.games_needed(p, |g| rows.get(&(r, p, g)).map(|row| row.winner == "draw"))
 }
 
 /// Runs the survey (or one shard of it) into `dir`, resuming what is there, and returns
@@ -565,13 +698,26 @@ pub fn run_survey(
     shard: Option<(u32, u32)>,
 ) -> anyhow::Result<Vec<CellSummary>> {
     let _claim = crate::io::lock_folder(dir)?;
-    check_fingerprint(dir, survey, config_text, shard)?;
+    let changed = check_fingerprint(dir, survey, config_text, shard, true)?;
     let games_path = dir.join("games.csv");
     let npair = survey.pairings.len();
     let mine: Vec<(usize, usize)> =
         (0..survey.cells()).filter(|&c| in_shard(c, shard)).map(|c| (c / npair, c % npair)).collect();
-    let cap_total = mine.len() as u64 * survey.config.games as u64;
-    let mut done = load_games(&games_path, survey)?;
+    let cap_total: u64 = mine.iter().map(|&(_, p)| survey.caps[p] as u64).sum();
+    let mut done = match &changed {
+        None => load_games(&games_path, survey)?,
+        Some(old) => {
+            let rows = load_games(&games_path, survey).with_context(|| {
+                format!(
+                    "{}: the stopping rule changed ({}); the games played must fit the new rule",
+                    dir.display(),
+                    lines_not_in(old, &survey.shard_fingerprint(shard))
+                )
+            })?;
+            accept_stop_rule(dir, survey, config_text, shard, old, &rows, &mine)?;
+            rows
+        }
+    };
     if !done.is_empty() {
         eprintln!("resuming: {} games already in {}", done.len(), games_path.display());
     }
@@ -708,7 +854,7 @@ pub fn merge_shards(
         bail!("shards missing from the merge: {}", missing.join(", "));
     }
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    check_fingerprint(dir, survey, config_text, None)?;
+    check_fingerprint(dir, survey, config_text, None, false)?;
     let all: Vec<(usize, usize)> =
         (0..survey.cells()).map(|c| (c / survey.pairings.len(), c % survey.pairings.len())).collect();
     write_outputs(survey, dir, &rows, &all)
@@ -810,25 +956,61 @@ mod tests {
     fn adaptive_cells_stop_at_the_first_narrow_enough_boundary() {
         let base = "rulesets = [\"kowalski\"]\npairings = [[\"random\", \"random\"]]\ngames = 400\n";
         let fixed = Survey::from_toml_str(base, &rules_dir()).unwrap();
-        assert_eq!(fixed.games_needed(|_| None), 400, "without min_games every game is needed");
+        assert_eq!(fixed.games_needed(0, |_| None), 400, "without min_games every game is needed");
         let s = Survey::from_toml_str(&format!("{base}min_games = 100\nbatch = 50\n"), &rules_dir()).unwrap();
         assert_eq!(s.adaptive(), Some(Adaptive { min_games: 100, batch: 50, half_width: 0.05 }));
         // Nothing played: the first round.
-        assert_eq!(s.games_needed(|_| None), 100);
+        assert_eq!(s.games_needed(0, |_| None), 100);
         // All draws: the interval at 100 games is [0.963, 1], half-width 0.018: stop.
-        assert_eq!(s.games_needed(|_| Some(true)), 100);
+        assert_eq!(s.games_needed(0, |_| Some(true)), 100);
         // Half draws: half-width 0.05 needs about 384 games; the boundaries are 100, 150,
         // …, 350, 400: Wilson's half-width at 350 is 0.052, so 400 (the cap).
-        assert_eq!(s.games_needed(|g| Some(g % 2 == 0)), 400);
+        assert_eq!(s.games_needed(0, |g| Some(g % 2 == 0)), 400);
         // 10% draws: half-width at 150 is 0.049 (at 100: 0.060).
-        assert_eq!(s.games_needed(|g| Some(g % 10 == 0)), 150);
+        assert_eq!(s.games_needed(0, |g| Some(g % 10 == 0)), 150);
         // Games missing inside a round: that round is needed.
-        assert_eq!(s.games_needed(|g| if g < 120 { Some(g % 2 == 0) } else { None }), 150);
+        assert_eq!(s.games_needed(0, |g| if g < 120 { Some(g % 2 == 0) } else { None }), 150);
         // The settings are part of the fingerprint; without them it is unchanged.
         assert_ne!(s.fingerprint(), fixed.fingerprint());
         assert!(!fixed.fingerprint().contains("adaptive"));
         for bad in ["min_games = 0\n", "min_games = 401\n", "batch = 5\n", "min_games = 10\nhalf_width = 0\n"] {
             assert!(Survey::from_toml_str(&format!("{base}{bad}"), &rules_dir()).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn pairing_caps_stop_one_pairing_early_and_are_checked() {
+        let base = "rulesets = [\"kowalski\"]\npairings = [[\"random\", \"random\"], [\"greedy\", \"random\"]]\ngames = 400\nmin_games = 50\n";
+        let plain = Survey::from_toml_str(base, &rules_dir()).unwrap();
+        assert_eq!(plain.caps, vec![400, 400]);
+        let s = Survey::from_toml_str(
+            &format!("{base}[[cap]]\npairing = [\"greedy\", \"random\"]\ngames = 100\n"),
+            &rules_dir(),
+        )
+        .unwrap();
+        assert_eq!(s.caps, vec![400, 100]);
+        // Half draws: pairing 0 runs to 400, the capped pairing stops at 100.
+        assert_eq!(s.games_needed(0, |g| Some(g % 2 == 0)), 400);
+        assert_eq!(s.games_needed(1, |g| Some(g % 2 == 0)), 100);
+        assert!(s.fingerprint().contains("cap = greedy vs random: 100\n"), "{}", s.fingerprint());
+        assert!(!plain.fingerprint().lines().any(|l| l.starts_with("cap = ")));
+        // Only the stopping-rule lines differ.
+        let (fs, fp) = (s.fingerprint(), plain.fingerprint());
+        let differ: Vec<&str> = fs.lines().filter(|l| !fp.lines().any(|x| x == *l)).collect();
+        assert!(differ.iter().all(|l| is_stop_rule_line(l)), "{differ:?}");
+        for (bad, needle) in [
+            ("[[cap]]\npairing = [\"mcts:sims=10\", \"random\"]\ngames = 100\n", "not in `pairings`"),
+            ("[[cap]]\npairing = [\"random\", \"greedy\"]\ngames = 100\n", "not in `pairings`"),
+            ("[[cap]]\npairing = [\"random\", \"random\"]\ngames = 401\n", "must be 1 to"),
+            ("[[cap]]\npairing = [\"random\", \"random\"]\ngames = 0\n", "must be 1 to"),
+            (
+                "[[cap]]\npairing = [\"random\", \"random\"]\ngames = 9\n[[cap]]\npairing = [\"random\", \"random\"]\ngames = 8\n",
+                "two [[cap]]",
+            ),
+            ("[[cap]]\npairing = [\"random\", \"random\"]\ngames = 9\ncolour = 1\n", "colour"),
+        ] {
+            let e = format!("{:#}", Survey::from_toml_str(&format!("{base}{bad}"), &rules_dir()).unwrap_err());
+            assert!(e.contains(needle), "{bad}: {e}");
         }
     }
 

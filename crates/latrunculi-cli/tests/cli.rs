@@ -332,6 +332,70 @@ fn adaptive_survey_resumed_from_partial_or_surplus_games_equals_one_run() {
     assert_eq!(read(&cut.join("summary.csv")), summary);
 }
 
+/// The stopping rule changed between runs on one folder: a raised cap plays on and ends
+/// with the bytes of a run under the new rule alone; a lowered cap or a `[[cap]]` that
+/// would leave played games out is refused and the files are left alone; a `[[cap]]`
+/// stops its pairing's cells early and leaves the other pairing's cells as they were.
+#[test]
+fn a_changed_stopping_rule_keeps_the_games_played() {
+    let dir = scratch("stop-rule");
+    let config = dir.join("survey.toml");
+    std::fs::write(&config, ADAPTIVE).unwrap();
+    let whole = dir.join("whole");
+    assert!(survey(&config, &whole).status.success());
+    let (games, summary) = (read(&whole.join("games.csv")), read(&whole.join("summary.csv")));
+    let counts: Vec<usize> = summary.lines().skip(1).map(|l| l.split(',').nth(2).unwrap().parse().unwrap()).collect();
+    let longest = (0..4).max_by_key(|&c| counts[c]).unwrap();
+    assert!(counts[longest] > 4, "a cell beyond 4 games is needed: {counts:?}");
+
+    // Cap raised from 4 to 16.
+    let grow = dir.join("grow");
+    std::fs::write(&config, ADAPTIVE.replace("games = 16", "games = 4")).unwrap();
+    let o = survey(&config, &grow);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(read(&grow.join("games.csv")).lines().count() < games.lines().count());
+    std::fs::write(&config, ADAPTIVE).unwrap();
+    let o = survey(&config, &grow);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("stopping rule changed") && stderr(&o).contains("games = 4"), "{}", stderr(&o));
+    assert_eq!(read(&grow.join("games.csv")), games);
+    assert_eq!(read(&grow.join("summary.csv")), summary);
+    assert_eq!(read(&grow.join("fingerprint.txt")), read(&whole.join("fingerprint.txt")));
+
+    // Cap lowered below games already played: refused, nothing touched.
+    std::fs::write(&config, ADAPTIVE.replace("games = 16", "games = 4")).unwrap();
+    let o = survey(&config, &grow);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("stopping rule changed"), "{}", stderr(&o));
+    assert_eq!(read(&grow.join("games.csv")), games);
+    assert_eq!(read(&grow.join("fingerprint.txt")), read(&whole.join("fingerprint.txt")));
+
+    // A [[cap]] on the longest cell's pairing below its games: refused, naming the cell.
+    let pairing = if longest % 2 == 0 { r#"["random", "random"]"# } else { r#"["greedy", "random"]"# };
+    let capped = format!("{ADAPTIVE}[[cap]]\npairing = {pairing}\ngames = 4\n");
+    std::fs::write(&config, &capped).unwrap();
+    let o = survey(&config, &grow);
+    assert!(!o.status.success());
+    let ruleset = if longest < 2 { "petteia-xxi" } else { "kowalski" };
+    assert!(stderr(&o).contains(&format!("cell {ruleset} /")), "{}", stderr(&o));
+    assert_eq!(read(&grow.join("games.csv")), games);
+
+    // The same [[cap]] in a fresh folder: that pairing's cells stop at 4, the others
+    // are the whole run's.
+    let fresh = dir.join("capped");
+    let o = survey(&config, &fresh);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let capped_summary = read(&fresh.join("summary.csv"));
+    for (c, (a, b)) in capped_summary.lines().skip(1).zip(summary.lines().skip(1)).enumerate() {
+        if c % 2 == longest % 2 {
+            assert_eq!(a.split(',').nth(2), Some("4"), "{a}");
+        } else {
+            assert_eq!(a, b);
+        }
+    }
+    assert!(read(&fresh.join("fingerprint.txt")).contains(": 4\n"));
+}
+
 #[test]
 fn three_shards_merge_into_the_files_of_one_run() {
     let dir = scratch("shards");
