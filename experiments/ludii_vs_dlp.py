@@ -5,13 +5,21 @@ Usage: python3 experiments/ludii_vs_dlp.py experiments/ludii
 Reads DIR/metrics.csv (written by `latrunculi metrics --games DIR/games.csv`) and prints
 a Markdown table: per ruleset and pairing, games, draw rate, decisive rate and mean
 length with their 95% intervals, and the DLP's stored draw rate where it has one (30
-trials per ruleset with Ludii's search agents, every draw a 2,500-turn timeout). A
-row is flagged when the DLP figure lies outside our interval. Works on a partial survey.
+trials per ruleset with Ludii's search agents, every draw a 2,500-turn timeout) with
+the difference of the two draw rates (ours - DLP) and its 95% interval by Newcombe's
+method 10, which counts the DLP's 30 trials as a sample too; a difference whose interval
+excludes 0 is marked "resolved". Works on a partial survey.
 """
 
 import csv
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "study"))
+from xxi_claim import newcombe  # noqa: E402  (one implementation of the difference's interval)
+
+# The DLP's trials per ruleset.
+DLP_TRIALS = 30
 
 # Draw rates the DLP publishes for these rulesets (30 trials each).
 DLP_DRAW = {
@@ -20,6 +28,11 @@ DLP_DRAW = {
     "ludii-falkener": 0.90,
     "ludii-bell-8x8": 0.00,
 }
+
+
+def signed(x: float) -> str:
+    """`x` with a sign and 2 decimals, or 3 where 2 would show a nonzero bound as 0."""
+    return f"{x:+.3f}" if x != 0 and round(x, 2) == 0 else f"{x:+.2f}"
 
 
 def interval(row, key, scale=1.0, digits=2):
@@ -35,19 +48,22 @@ def main():
         sys.exit(f"error: {path} not found (run `latrunculi metrics --games {path.parent}/games.csv`)")
     with path.open(newline="") as f:
         rows = list(csv.DictReader(f))
-    print("| ruleset | pairing | games | draw rate | decisive | mean plies | DLP draw rate (30 trials) |")
-    print("|---|---|---:|---|---|---|---|")
+    print("| ruleset | pairing | games | draw rate | decisive | mean plies | DLP draw rate (30 trials) "
+          "| ours − DLP [95% CI] |")
+    print("|---|---|---:|---|---|---|---|---|")
     for r in rows:
         dlp = DLP_DRAW.get(r["ruleset"])
-        dlp_text = ""
+        dlp_text = diff_text = ""
         if dlp is not None:
-            outside = not (float(r["draw_lo"]) <= dlp <= float(r["draw_hi"]))
-            dlp_text = f"{dlp:.2f}" + (" (outside our interval)" if outside else "")
+            dlp_text = f"{dlp:.2f}"
+            n = int(r["games"])
+            draws = round(float(r["draw"]) * n)
+            d, lo, hi = newcombe(draws, n, round(dlp * DLP_TRIALS), DLP_TRIALS)
+            diff_text = f"{signed(d)} [{signed(lo)}, {signed(hi)}]" + (" resolved" if lo > 0 or hi < 0 else "")
         print(
             f"| {r['ruleset']} | {r['pairing']} | {r['games']} | {interval(r, 'draw')} | "
-            f"{interval(r, 'decisive')} | {interval(r, 'plies', digits=1)} | {dlp_text} |"
+            f"{interval(r, 'decisive')} | {interval(r, 'plies', digits=1)} | {dlp_text} | {diff_text} |"
         )
-
 
 if __name__ == "__main__":
     main()

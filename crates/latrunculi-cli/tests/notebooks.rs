@@ -1,5 +1,6 @@
 //! Runs `python3 notebooks/check_reading.py` (and the study scripts `xxi_claim.py`,
-//! `ladder_table.py` and `plot_study.py` on hand-made cells) from the repository root:
+//! `ladder_table.py`, `selfplay_table.py`, `plot_study.py` and `ludii_vs_dlp.py` on
+//! hand-made cells) from the repository root:
 //! the Python reading code of the analysis notebooks must read every committed result
 //! (sample dataset, surveys, training logs, ladders) and find them consistent.
 //!
@@ -200,4 +201,69 @@ fn plot_study_joins_a_further_survey_folder_and_draws_ludii_apart() {
     let stdout = String::from_utf8_lossy(&running.stdout).into_owned();
     assert!(stdout.contains("| ludii-toy | greedy | 310 [200, 420] | 2 | 0.50 [0.09, 0.91] | 75 |"), "{stdout}");
     assert!(String::from_utf8_lossy(&running.stderr).contains("counted from the 2 self-play games finished so far"));
+}
+
+/// `experiments/ludii_vs_dlp.py` on a hand-made metrics.csv: the DLP's figure beside ours
+/// and the difference's Newcombe interval, checked by hand: 0 draws in 50 against the
+/// DLP's 30 in 30 is −1.00 [−1.00, −0.87] (Wilson: 0/50 has upper bound 0.0714, 30/30
+/// lower bound 0.8865; −1 + √(0.0714² + 0.1135²) = −0.866), resolved; 50 in 50 against
+/// 27 in 30 has a lower bound just above 0 (+0.003), printed with 3 decimals so that
+/// "resolved" does not stand beside a bound shown as 0; a ruleset without a DLP figure
+/// gets none.
+#[test]
+fn ludii_vs_dlp_script_prints_the_difference_and_its_interval() {
+    let dir = scratch("ludii-vs-dlp", &["survey"]);
+    let head = "ruleset,pairing,games,draw,draw_lo,draw_hi,decisive,decisive_lo,decisive_hi,plies,plies_lo,plies_hi\n";
+    std::fs::write(
+        dir.join("survey/metrics.csv"),
+        format!(
+            "{head}ludii-schadler-1994,ab vs ab,50,0,0,0.0714,1,0.9286,1,183,171,194\n\
+             ludii-falkener,ab vs ab,50,1,0.9286,1,0,0,0.0714,1000,1000,1000\n\
+             ludii-seneca,ab vs ab,50,0,0,0.0714,1,0.9286,1,217,198,236\n"
+        ),
+    )
+    .unwrap();
+    let out = python(&["experiments/ludii_vs_dlp.py", dir.join("survey").to_str().unwrap()]);
+    assert!(out.status.success(), "ludii_vs_dlp.py failed:\n{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let row = |id: &str| stdout.lines().find(|l| l.starts_with(&format!("| {id} |"))).unwrap_or_default().to_string();
+    assert!(row("ludii-schadler-1994").ends_with("| 1.00 | -1.00 [-1.00, -0.87] resolved |"), "{stdout}");
+    assert!(row("ludii-falkener").ends_with("| 0.90 | +0.10 [+0.003, +0.26] resolved |"), "{stdout}");
+    assert!(row("ludii-seneca").ends_with("|  |  |"), "{stdout}");
+}
+
+/// `experiments/study/selfplay_table.py` on a hand-made survey folder: a column per
+/// self-play pairing in the config's order, each cell `rate [CI] (games)`, `*` on a cell
+/// still open (interval wider than ±half_width below its cap, or between two round
+/// boundaries) and none on one at its `[[cap]]`; a missing cell is "—".
+#[test]
+fn selfplay_table_script_marks_open_cells() {
+    let dir = scratch("selfplay-table", &["study/selfplay"]);
+    std::fs::write(
+        dir.join("study/selfplay/config.toml"),
+        "rulesets = [\"toy\", \"other\"]\n\
+         pairings = [[\"random\", \"random\"], [\"greedy\", \"greedy\"], [\"greedy\", \"random\"]]\n\
+         games = 400\nmin_games = 50\nbatch = 50\nhalf_width = 0.05\n\n\
+         [[cap]]\npairing = [\"random\", \"random\"]\ngames = 150\n",
+    )
+    .unwrap();
+    // toy/random: 75 of 150 drawn, at its cap (closed); toy/greedy: 50 of 100 (open);
+    // other/greedy: 0 of 50 (closed); other/random: none.
+    std::fs::write(
+        dir.join("study/selfplay/summary.csv"),
+        "ruleset,pairing,games,draws,draw_rate,draw_lo,draw_hi\n\
+         toy,random vs random,150,75,0.5,0.4208,0.5792\n\
+         toy,greedy vs greedy,100,50,0.5,0.4038,0.5962\n\
+         toy,greedy vs random,100,0,0,0,0.037\n\
+         other,greedy vs greedy,50,0,0,0,0.0713\n",
+    )
+    .unwrap();
+    let out = python(&["experiments/study/selfplay_table.py", dir.join("study").to_str().unwrap()]);
+    assert!(out.status.success(), "selfplay_table.py failed:\n{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "| ruleset | random | greedy |", "{stdout}");
+    assert_eq!(lines[2], "| toy | 0.50 [0.42, 0.58] (150) | 0.50 [0.40, 0.60] (100)* |", "{stdout}");
+    assert_eq!(lines[3], "| other | — | 0.00 [0.00, 0.07] (50) |", "{stdout}");
+    assert!(!stdout.contains("Provisional"), "{stdout}");
 }

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""The study's self-play draw rates as one Markdown grid: a row per ruleset, a column per
+player (in the order of experiments/study/agents.txt), each cell `rate [95% CI] (games)`.
+
+Usage: python3 experiments/study/selfplay_table.py experiments/study [SURVEY_DIR]
+Reads DIR/selfplay/ (default; or the survey folder named) through `survey_cells` of
+xxi_claim.py: its summary.csv, or, for a survey still running, its finished self-play
+games (the grid then says it is provisional). A cell marked `*` is still open: its
+draw rate's interval is wider than the survey's `half_width` (0.05) and it has fewer
+games than its cap, read from the folder's config.toml (`games`, `[[cap]]` tables), or
+it stands between two round boundaries (a running survey), so it gets more games. Standard library only.
+"""
+
+import sys
+import tomllib
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from xxi_claim import survey_cells  # noqa: E402
+
+SHORT = {"random": "random", "greedy": "greedy", "mcts:sims=100": "mcts100", "mcts:sims=1000": "mcts1000",
+         "alphabeta:depth=1": "ab1", "alphabeta:depth=2": "ab2", "alphabeta:depth=3": "ab3"}
+
+
+def caps_of(config: dict) -> dict[str, int]:
+    """Player -> the cap of its self-play cells (`games`, or its `[[cap]]` table)."""
+    caps = {}
+    for first, second in config.get("pairings", []):
+        if first == second:
+            caps[first] = config["games"]
+    for c in config.get("cap", []):
+        first, second = c["pairing"]
+        if first == second:
+            caps[first] = c["games"]
+    return caps
+
+
+def main() -> None:
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    study = Path(sys.argv[1])
+    survey = Path(sys.argv[2]) if len(sys.argv) > 2 else study / "selfplay"
+    config_path = survey / "config.toml"
+    if not config_path.exists():
+        sys.exit(f"{config_path} not found: not a survey folder (run `latrunculi survey` first)")
+    config = tomllib.loads(config_path.read_text())
+    half_width = config.get("half_width", 0.05)
+    min_games = config.get("min_games", config["games"])
+    batch = config.get("batch", min_games)
+    caps = caps_of(config)
+    players = [p for p in caps]
+    cells = {}
+    partial = False
+    for row in survey_cells(survey):
+        first, _, second = row["pairing"].partition(" vs ")
+        if first == second:
+            cells[(row["ruleset"], first)] = row
+            partial |= row.get("partial") == "1"
+    print("| ruleset | " + " | ".join(SHORT.get(p, p) for p in players) + " |")
+    print("|---|" + "---|" * len(players))
+    for ruleset in config["rulesets"]:
+        out = []
+        for p in players:
+            c = cells.get((ruleset, p))
+            if c is None:
+                out.append("—")
+                continue
+            n, lo, hi = int(c["games"]), float(c["draw_lo"]), float(c["draw_hi"])
+            mid_round = n < min_games or (n - min_games) % batch != 0
+            still_open = n < caps[p] and (mid_round or (hi - lo) / 2 > half_width)
+            out.append(f"{float(c['draw_rate']):.2f} [{lo:.2f}, {hi:.2f}] ({n}){'*' if still_open else ''}")
+        print(f"| {ruleset} | " + " | ".join(out) + " |")
+    if partial:
+        print(f"\nProvisional: {survey} has no summary.csv yet; cells are counted from the games "
+              "finished so far (a running survey), `*` marks those still open.")
+
+
+if __name__ == "__main__":
+    main()
