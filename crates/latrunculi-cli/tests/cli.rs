@@ -265,14 +265,10 @@ seed = 5
 ply_cap = 200
 "#;
 
-/// An adaptive survey resumed from games of an interrupted run (its longest cell cut
-/// inside its second round, the rows out of order, a half-written row) and from surplus
-/// games (every cell's games up to the cap, as a run with a fixed 16 games and the same
-/// seed writes them) ends with the files of one uninterrupted run: each cell stops at the
-/// same round boundary, and games past it are left out.
-#[test]
-fn adaptive_survey_resumed_from_partial_or_surplus_games_equals_one_run() {
-    let dir = scratch("adaptive-resume");
+/// The adaptive survey (`ADAPTIVE`) run whole into `NAME/whole`: the scratch folder, the
+/// config file, the output folder, its games.csv and summary.csv and each cell's games.
+fn adaptive_run(name: &str) -> (PathBuf, PathBuf, PathBuf, String, String, Vec<usize>) {
+    let dir = scratch(name);
     let config = dir.join("survey.toml");
     std::fs::write(&config, ADAPTIVE).unwrap();
     let whole = dir.join("whole");
@@ -280,6 +276,17 @@ fn adaptive_survey_resumed_from_partial_or_surplus_games_equals_one_run() {
     assert!(o.status.success(), "{}", stderr(&o));
     let (games, summary) = (read(&whole.join("games.csv")), read(&whole.join("summary.csv")));
     let counts: Vec<usize> = summary.lines().skip(1).map(|l| l.split(',').nth(2).unwrap().parse().unwrap()).collect();
+    (dir, config, whole, games, summary, counts)
+}
+
+/// An adaptive survey resumed from games of an interrupted run (its longest cell cut
+/// inside its second round, the rows out of order, a half-written row) and from surplus
+/// games (every cell's games up to the cap, as a run with a fixed 16 games and the same
+/// seed writes them) ends with the files of one uninterrupted run: each cell stops at the
+/// same round boundary, and games past it are left out.
+#[test]
+fn adaptive_survey_resumed_from_partial_or_surplus_games_equals_one_run() {
+    let (dir, config, whole, games, summary, counts) = adaptive_run("adaptive-resume");
     assert_eq!(counts.len(), 4);
     assert!(counts.iter().any(|&n| n < 16), "a cell that stops early is needed: {counts:?}");
     assert!(counts.iter().any(|&n| n > 4), "a cell with a second round is needed: {counts:?}");
@@ -338,13 +345,7 @@ fn adaptive_survey_resumed_from_partial_or_surplus_games_equals_one_run() {
 /// stops its pairing's cells early and leaves the other pairing's cells as they were.
 #[test]
 fn a_changed_stopping_rule_keeps_the_games_played() {
-    let dir = scratch("stop-rule");
-    let config = dir.join("survey.toml");
-    std::fs::write(&config, ADAPTIVE).unwrap();
-    let whole = dir.join("whole");
-    assert!(survey(&config, &whole).status.success());
-    let (games, summary) = (read(&whole.join("games.csv")), read(&whole.join("summary.csv")));
-    let counts: Vec<usize> = summary.lines().skip(1).map(|l| l.split(',').nth(2).unwrap().parse().unwrap()).collect();
+    let (dir, config, whole, games, summary, counts) = adaptive_run("stop-rule");
     let longest = (0..4).max_by_key(|&c| counts[c]).unwrap();
     assert!(counts[longest] > 4, "a cell beyond 4 games is needed: {counts:?}");
 
