@@ -61,6 +61,8 @@
 //! missing games. At the end `games.csv` is rewritten sorted by (ruleset, pairing, game)
 //! in the experiment file's order and `summary.csv` is regenerated from it, so an
 //! interrupted and resumed run leaves the same bytes as an uninterrupted one.
+//! `latrunculi survey --progress` ([`survey_progress`]) reports, without touching the
+//! folder, how far each cell has got while a run goes on.
 //!
 //! # Changing the stopping rule
 //!
@@ -516,17 +518,27 @@ fn accept_stop_rule(
 /// Reads the complete rows of `games.csv` (creating it with its header if missing or
 /// empty, and cutting off a truncated last line), keyed by cell and game.
 fn load_games(path: &Path, survey: &Survey) -> anyhow::Result<BTreeMap<Key, GameRow>> {
+    let (bytes, truncated) = complete_lines(path)?;
+    if truncated > 0 {
+        eprintln!("note: dropping a truncated last line of {} ({truncated} bytes)", path.display());
+    }
+    std::fs::write(path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    parse_games(path, &bytes, survey)
+}
+
+/// The complete lines of `games.csv` (the header alone if it is missing or empty) and the
+/// length of a truncated last line left out; checks the header. Writes nothing.
+fn complete_lines(path: &Path) -> anyhow::Result<(Vec<u8>, usize)> {
     let header = games_header();
     let mut bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
     };
+    let mut truncated = 0;
     if !bytes.ends_with(b"\n") {
         let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        if keep < bytes.len() && !bytes.is_empty() {
-            eprintln!("note: dropping a truncated last line of {} ({} bytes)", path.display(), bytes.len() - keep);
-        }
+        truncated = bytes.len() - keep;
         bytes.truncate(keep);
     }
     if bytes.is_empty() {
@@ -535,10 +547,13 @@ fn load_games(path: &Path, survey: &Survey) -> anyhow::Result<BTreeMap<Key, Game
     if !bytes.starts_with(header.as_bytes()) {
         bail!("{} does not start with the games header `{}`", path.display(), header.trim_end());
     }
-    std::fs::write(path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok((bytes, truncated))
+}
 
+/// The rows of `bytes` (complete lines of `path`), keyed by cell and game.
+fn parse_games(path: &Path, bytes: &[u8], survey: &Survey) -> anyhow::Result<BTreeMap<Key, GameRow>> {
     let mut rows = BTreeMap::new();
-    let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(bytes.as_slice());
+    let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(bytes);
     for (i, rec) in reader.deserialize::<GameRow>().enumerate() {
         let line = i + 2;
         let row = rec.with_context(|| format!("{} line {line}: unreadable row", path.display()))?;
@@ -685,6 +700,72 @@ fn in_shard(c: usize, shard: Option<(u32, u32)>) -> bool {
 /// The games cell `(r, p)` needs given the rows played so far (see [`Survey::games_needed`]).
 fn cell_needed(survey: &Survey, rows: &BTreeMap<Key, GameRow>, r: usize, p: usize) -> u32 {
     survey.games_needed(p, |g| rows.get(&(r, p, g)).map(|row| row.winner == "draw"))
+}
+
+/// How far one cell of a survey has got (see [`survey_progress`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellProgress {
+    /// Ruleset label.
+    pub ruleset: String,
+    /// Pairing label (`first vs second`).
+    pub pairing: String,
+    /// Games of the cell in `games.csv`.
+    pub played: u32,
+    /// Games the cell needs: where it stops if `finished`, else the end of its current
+    /// round (see [`Survey::games_needed`]).
+    pub needed: u32,
+    /// The cell's cap (`games`, or its pairing's `[[cap]]`).
+    pub cap: u32,
+    /// Games below `needed` not played yet.
+    pub missing: u32,
+    /// Whether the cell has all the games it needs under the stopping rule (`missing`
+    /// is 0).
+    pub finished: bool,
+}
+
+/// The progress of every cell of `survey` (or of one shard) in `dir`, under the
+/// experiment file's stopping rule, read without claiming the folder or writing anything,
+/// so that it can watch a run that is appending to `games.csv` (a half-written last line
+/// is left out). A folder holding another experiment (a fingerprint that differs in more
+/// than the stopping rule) is refused; a folder with no games gives cells with none.
+pub fn survey_progress(survey: &Survey, dir: &Path, shard: Option<(u32, u32)>) -> anyhow::Result<Vec<CellProgress>> {
+    let fp_path = dir.join("fingerprint.txt");
+    match std::fs::read_to_string(&fp_path) {
+        Ok(old) => {
+            let current = survey.shard_fingerprint(shard);
+            if !old.lines().filter(|l| !is_stop_rule_line(l)).eq(current.lines().filter(|l| !is_stop_rule_line(l))) {
+                bail!(
+                    "{} holds results of a different experiment configuration (was: {}; now: {})",
+                    dir.display(),
+                    lines_not_in(&old, &current),
+                    lines_not_in(&current, &old)
+                );
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", fp_path.display())),
+    }
+    let games_path = dir.join("games.csv");
+    let (bytes, _) = complete_lines(&games_path)?;
+    let rows = parse_games(&games_path, &bytes, survey)?;
+    let npair = survey.pairings.len();
+    Ok((0..survey.cells())
+        .filter(|&c| in_shard(c, shard))
+        .map(|c| {
+            let (r, p) = (c / npair, c % npair);
+            let needed = cell_needed(survey, &rows, r, p);
+            let missing = (0..needed).filter(|&g| !rows.contains_key(&(r, p, g))).count() as u32;
+            CellProgress {
+                ruleset: survey.rulesets[r].0.clone(),
+                pairing: survey.pairing_label(p),
+                played: rows.range((r, p, 0)..=(r, p, u32::MAX)).count() as u32,
+                needed,
+                cap: survey.caps[p],
+                missing,
+                finished: missing == 0,
+            }
+        })
+        .collect())
 }
 
 /// Runs the survey (or one shard of it) into `dir`, resuming what is there, and returns

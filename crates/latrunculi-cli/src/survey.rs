@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use latrunculi_arena::stats::{Z95, wilson};
-use latrunculi_arena::survey::{Survey, merge_shards, parse_shard, run_survey};
+use latrunculi_arena::survey::{Survey, merge_shards, parse_shard, run_survey, survey_progress};
 
 /// Arguments of `latrunculi survey`.
 #[derive(clap::Args, Debug)]
@@ -27,6 +27,11 @@ pub struct SurveyArgs {
     /// Merge the output folders of all shards of this survey into `--out` (plays nothing).
     #[arg(long, num_args = 1.., conflicts_with = "shard")]
     pub merge: Vec<PathBuf>,
+    /// Only report how far each cell of the output folder (or of `--shard`'s part) has
+    /// got, under the file's stopping rule: games played, games needed, finished or not,
+    /// and the games left. Plays and writes nothing, so it can watch a running survey.
+    #[arg(long, conflicts_with = "merge")]
+    pub progress: bool,
 }
 
 /// Runs `latrunculi survey`.
@@ -40,6 +45,9 @@ pub fn run(args: &SurveyArgs) -> anyhow::Result<ExitCode> {
         .clone()
         .or_else(|| survey.config.out.clone())
         .ok_or_else(|| anyhow::anyhow!("no output folder: give --out or `out` in {}", args.config.display()))?;
+    if args.progress {
+        return progress(&survey, &dir, args.shard);
+    }
     let summaries = if args.merge.is_empty() {
         run_survey(&survey, &config_text, &dir, args.shard)?
     } else {
@@ -66,5 +74,36 @@ pub fn run(args: &SurveyArgs) -> anyhow::Result<ExitCode> {
         );
     }
     println!("-> {}, {}", dir.join("games.csv").display(), dir.join("summary.csv").display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints `latrunculi survey --progress`: a line per cell, then the totals.
+fn progress(survey: &Survey, dir: &std::path::Path, shard: Option<(u32, u32)>) -> anyhow::Result<ExitCode> {
+    let cells = survey_progress(survey, dir, shard)?;
+    println!("{:<18} {:<40} {:>6} {:>6} {:>6}  state", "ruleset", "pairing", "played", "needed", "cap");
+    let (mut finished, mut to_round, mut to_caps, mut played) = (0usize, 0u64, 0u64, 0u64);
+    for c in &cells {
+        let state = if c.finished {
+            finished += 1;
+            "finished"
+        } else if c.played == 0 {
+            "not started"
+        } else {
+            "open"
+        };
+        if !c.finished {
+            to_round += u64::from(c.missing);
+            to_caps += u64::from(c.cap.saturating_sub(c.played));
+        }
+        played += u64::from(c.played);
+        println!("{:<18} {:<40} {:>6} {:>6} {:>6}  {state}", c.ruleset, c.pairing, c.played, c.needed, c.cap);
+    }
+    println!(
+        "{} of {} cells finished; {played} games played; {to_round} more to the end of the open cells' current rounds, \
+         at most {to_caps} more up to their caps ({})",
+        finished,
+        cells.len(),
+        dir.display()
+    );
     Ok(ExitCode::SUCCESS)
 }

@@ -286,7 +286,7 @@ fn adaptive_run(name: &str) -> (PathBuf, PathBuf, PathBuf, String, String, Vec<u
 /// same round boundary, and games past it are left out.
 #[test]
 fn adaptive_survey_resumed_from_partial_or_surplus_games_equals_one_run() {
-    let (dir, config, whole, games, summary, counts) = adaptive_run("adaptive-resume");
+    let (dir, config, _whole, games, summary, counts) = adaptive_run("adaptive-resume");
     assert_eq!(counts.len(), 4);
     assert!(counts.iter().any(|&n| n < 16), "a cell that stops early is needed: {counts:?}");
     assert!(counts.iter().any(|&n| n > 4), "a cell with a second round is needed: {counts:?}");
@@ -395,6 +395,54 @@ fn a_changed_stopping_rule_keeps_the_games_played() {
         }
     }
     assert!(read(&fresh.join("fingerprint.txt")).contains(": 4\n"));
+}
+
+/// `latrunculi survey --progress` watches a folder without touching it: on a partial
+/// games.csv (the first cell whole, the second cell's first round but one game, a
+/// half-written last line) it reports each cell's state and the games left, and leaves
+/// the file byte for byte as it was, with no lock taken; on an empty folder every cell
+/// is "not started"; another experiment's folder is refused.
+#[test]
+fn survey_progress_reports_cells_and_writes_nothing() {
+    let (dir, config, _whole, games, _summary, counts) = adaptive_run("progress");
+    let rows: Vec<&str> = games.lines().skip(1).collect();
+    let watch = dir.join("watch");
+    assert!(survey(&config, &watch).status.success());
+    // Cell 0 whole, then cell 1's games 0..3 (its first round lacks game 3), half a row.
+    let mut partial = format!("{HEADER}\n");
+    for r in rows.iter().take(counts[0] + 3) {
+        partial += r;
+        partial.push('\n');
+    }
+    partial += &rows[counts[0] + 3][..10];
+    std::fs::write(watch.join("games.csv"), &partial).unwrap();
+    std::fs::remove_file(watch.join(".latrunculi.lock")).unwrap();
+    let o =
+        latrunculi(&["survey", "--config", config.to_str().unwrap(), "--out", watch.to_str().unwrap(), "--progress"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1 + 4 + 1, "{out}");
+    assert!(lines[1].ends_with("finished") && lines[1].contains(&format!(" {} ", counts[0])), "{out}");
+    assert!(lines[2].ends_with("open"), "{out}");
+    assert!(lines[3].ends_with("not started") && lines[4].ends_with("not started"), "{out}");
+    // Left: game 3 of cell 1, and the first rounds (4 games) of cells 2 and 3.
+    assert!(lines[5].starts_with(&format!("1 of 4 cells finished; {} games played; 9 more", counts[0] + 3)), "{out}");
+    assert_eq!(read(&watch.join("games.csv")), partial, "--progress must not write");
+    assert!(!watch.join(".latrunculi.lock").exists());
+
+    let empty = dir.join("empty");
+    let o =
+        latrunculi(&["survey", "--config", config.to_str().unwrap(), "--out", empty.to_str().unwrap(), "--progress"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout).matches("not started").count(), 4);
+    assert!(!empty.exists(), "--progress must not create the folder");
+
+    std::fs::write(&config, ADAPTIVE.replace("seed = 5", "seed = 6")).unwrap();
+    let o =
+        latrunculi(&["survey", "--config", config.to_str().unwrap(), "--out", watch.to_str().unwrap(), "--progress"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("different experiment configuration"), "{}", stderr(&o));
 }
 
 #[test]
