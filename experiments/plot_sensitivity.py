@@ -4,55 +4,92 @@
 Usage: python3 experiments/plot_sensitivity.py DIR
 Reads DIR/summary.csv of a survey whose rulesets are those written by
 `latrunculi sensitivity` (each ruleset as published, then variants `ID+key=value` and
-`ID@WxH`), writes DIR/tornado.png (one panel per ruleset: each variant's draw rate minus
-the published ruleset's, with the variant's 95% Wilson interval shifted the same way,
-sorted by the size of the change) and prints a Markdown table: per variant the draw rate
-and White's score with intervals and the differences to the published ruleset. A
-difference whose interval (the variant's, shifted) excludes 0 is marked *. Needs only
-matplotlib (experiments/requirements.txt).
+`ID@WxH`), or, for a survey still running (games.csv, no summary.csv yet), its finished
+games, marked provisional. Writes DIR/tornado.png (one panel per ruleset: each variant's
+draw rate minus the published ruleset's, with the variant's 95% Wilson interval shifted
+the same way, sorted by the size of the change) and prints a Markdown table: per variant
+the draw rate and White's score (wins + draws/2) with their 95% Wilson intervals, and
+each one's difference to the published ruleset with Newcombe's 95% interval for a
+difference of two proportions (method 10); a difference whose interval excludes 0 is
+marked *. Needs only matplotlib (experiments/requirements.txt).
 """
 
 import csv
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent / "study"))
+from xxi_claim import finished_games, newcombe, wilson  # noqa: E402  (one implementation of each)
+
 
 def base_of(label: str) -> str:
     return label.split("+", 1)[0].split("@", 1)[0]
 
 
+def running_cells(path: Path) -> list[dict]:
+    """The cells of a running survey's games.csv (its finished games), as summary.csv rows."""
+    tally: dict[tuple[str, str], list[int]] = {}
+    for g in finished_games(path):
+        t = tally.setdefault((g["ruleset"], f"{g['white']} vs {g['black']}"), [0, 0, 0])
+        t[0] += 1
+        t[1] += g["winner"] == "draw"
+        t[2] += g["winner"] == "white"
+    rows = []
+    for (ruleset, pairing), (n, draws, white) in tally.items():
+        lo, hi = wilson(draws, n)
+        wlo, whi = wilson(white + draws / 2, n)
+        rows.append({"ruleset": ruleset, "pairing": pairing, "games": str(n), "draws": str(draws),
+                     "white_wins": str(white), "draw_rate": str(draws / n), "draw_lo": str(lo), "draw_hi": str(hi),
+                     "white_score": str((white + draws / 2) / n), "white_score_lo": str(wlo),
+                     "white_score_hi": str(whi)})
+    return rows
+
+
 def read(folder: Path) -> dict[str, list[dict]]:
     path = folder / "summary.csv"
-    if not path.is_file():
-        sys.exit(f"error: {path} not found (has the survey finished?)")
+    if path.is_file():
+        with path.open(newline="") as f:
+            cells = list(csv.DictReader(f))
+    elif (folder / "games.csv").is_file():
+        cells = running_cells(folder / "games.csv")
+        print(f"note: {folder} has no summary.csv yet (survey still running?): provisional, counted from the "
+              f"{sum(int(c['games']) for c in cells)} games finished so far", file=sys.stderr)
+    else:
+        sys.exit(f"error: neither {path} nor {folder / 'games.csv'} found (has the survey run?)")
     groups: dict[str, list[dict]] = {}
-    with path.open(newline="") as f:
-        for r in csv.DictReader(f):
-            groups.setdefault(base_of(r["ruleset"]), []).append(r)
+    for r in cells:
+        groups.setdefault(base_of(r["ruleset"]), []).append(r)
     for base, rows in groups.items():
         if not any(r["ruleset"] == base for r in rows):
             sys.exit(f"error: the published ruleset '{base}' is not in {path}")
     return groups
 
 
+def difference(k: float, n: int, k0: float, n0: int) -> str:
+    """`p - p0 [lo, hi]` by Newcombe's method, `*` when the interval excludes 0."""
+    d, lo, hi = newcombe(k, n, k0, n0)
+    return f"{d:+.2f} [{lo:+.2f}, {hi:+.2f}]" + ("*" if lo > 0 or hi < 0 else "")
+
+
 def table(groups: dict[str, list[dict]]) -> str:
     lines = [
-        "| ruleset / variant | games | draw rate [95% CI] | Δ draw | white score [95% CI] | Δ white |",
-        "|---|---:|---|---:|---|---:|",
+        "| ruleset / variant | games | draw rate [95% CI] | Δ draw [95% CI] | white score [95% CI] | Δ white [95% CI] |",
+        "|---|---:|---|---|---|---|",
     ]
     for base, rows in groups.items():
         ref = next(r for r in rows if r["ruleset"] == base)
-        d0, w0 = float(ref["draw_rate"]), float(ref["white_score"])
+        n0, k0 = int(ref["games"]), int(ref["draws"])
+        w0 = int(ref["white_wins"]) + k0 / 2
         for r in rows:
-            d, w = float(r["draw_rate"]), float(r["white_score"])
+            n, k = int(r["games"]), int(r["draws"])
+            w = int(r["white_wins"]) + k / 2
             lo, hi = float(r["draw_lo"]), float(r["draw_hi"])
             wlo, whi = float(r["white_score_lo"]), float(r["white_score_hi"])
-            star = "*" if r is not ref and not (lo <= d0 <= hi) else ""
-            wstar = "*" if r is not ref and not (wlo <= w0 <= whi) else ""
             name = r["ruleset"] if r is ref else "  " + r["ruleset"][len(base):]
+            dd = "" if r is ref else difference(k, n, k0, n0)
+            dw = "" if r is ref else difference(w, n, w0, n0)
             lines.append(
-                f"| {name} | {r['games']} | {d:.2f} [{lo:.2f}, {hi:.2f}] | {d - d0:+.2f}{star} "
-                f"| {w:.2f} [{wlo:.2f}, {whi:.2f}] | {w - w0:+.2f}{wstar} |"
+                f"| {name} | {n} | {k / n:.2f} [{lo:.2f}, {hi:.2f}] | {dd} | {w / n:.2f} [{wlo:.2f}, {whi:.2f}] | {dw} |"
             )
     return "\n".join(lines)
 

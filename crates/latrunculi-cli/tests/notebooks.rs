@@ -267,3 +267,40 @@ fn selfplay_table_script_marks_open_cells() {
     assert_eq!(lines[3], "| other | — | 0.00 [0.00, 0.07] (50) |", "{stdout}");
     assert!(!stdout.contains("Provisional"), "{stdout}");
 }
+
+/// `experiments/plot_sensitivity.py` on hand-made cells: a variant's difference to the
+/// published ruleset with Newcombe's interval (his worked example: 56/70 against 48/80 is
+/// +0.200 [+0.052, +0.334], marked * as it excludes 0), an unresolved one unmarked; a
+/// survey still running is read from its finished games and said to be provisional.
+#[test]
+fn plot_sensitivity_script_gives_differences_with_newcombe_intervals() {
+    let dir = scratch("plot-sensitivity", &["done", "running"]);
+    std::fs::write(
+        dir.join("done/summary.csv"),
+        "ruleset,pairing,games,white_wins,black_wins,draws,draw_rate,draw_lo,draw_hi,white_score,white_score_lo,white_score_hi\n\
+         toy,p vs p,80,16,16,48,0.6,0.4904,0.7003,0.5,0.3923,0.6077\n\
+         toy+end.x=1,p vs p,70,7,7,56,0.8,0.6920,0.8770,0.5,0.3850,0.6150\n\
+         toy@8x8,p vs p,80,16,18,46,0.575,0.4655,0.6778,0.4875,0.3801,0.5960\n",
+    )
+    .unwrap();
+    let out = python(&["experiments/plot_sensitivity.py", dir.join("done").to_str().unwrap()]);
+    assert!(out.status.success(), "plot_sensitivity.py failed:\n{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let row = |v: &str| stdout.lines().find(|l| l.starts_with(&format!("|   {v} |"))).unwrap_or_default().to_string();
+    assert!(row("+end.x=1").contains("| +0.20 [+0.05, +0.33]* |"), "{stdout}");
+    assert!(row("+end.x=1").ends_with("| +0.00 [-0.16, +0.16] |"), "{stdout}");
+    assert!(row("@8x8").contains("| -0.03 [") && !row("@8x8").contains('*'), "{stdout}");
+    assert!(dir.join("done/tornado.png").exists());
+
+    std::fs::write(
+        dir.join("running/games.csv"),
+        "ruleset,white,black,winner,plies\ntoy,p,p,draw,10\ntoy,p,p,white,10\ntoy+end.x=1,p,p,draw,9\ntoy+end.x=1,p,p,dr",
+    )
+    .unwrap();
+    let out = python(&["experiments/plot_sensitivity.py", dir.join("running").to_str().unwrap()]);
+    assert!(out.status.success(), "plot_sensitivity.py failed:\n{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("provisional"), "{}", text(&out));
+    assert!(stdout.lines().any(|l| l.starts_with("| toy | 2 | 0.50 [")), "{stdout}");
+    assert!(stdout.lines().any(|l| l.starts_with("|   +end.x=1 | 1 | 1.00 [")), "{stdout}");
+}
