@@ -42,6 +42,16 @@ fn text(o: &Output) -> String {
     )
 }
 
+/// Runs a script (`python3 SCRIPT ARGS...`), asserting that it succeeds; its stdout and
+/// the whole output.
+fn script(script: &str, args: &[&str]) -> (String, Output) {
+    let mut all = vec![script];
+    all.extend_from_slice(args);
+    let out = python(&all);
+    assert!(out.status.success(), "{script} failed:\n{}", text(&out));
+    (String::from_utf8_lossy(&out.stdout).into_owned(), out)
+}
+
 #[test]
 fn notebook_reading_code_reads_all_committed_data_consistently() {
     let deps = python(&["-c", "import numpy, pandas"]);
@@ -223,9 +233,7 @@ fn ludii_vs_dlp_script_prints_the_difference_and_its_interval() {
         ),
     )
     .unwrap();
-    let out = python(&["experiments/ludii_vs_dlp.py", dir.join("survey").to_str().unwrap()]);
-    assert!(out.status.success(), "ludii_vs_dlp.py failed:\n{}", text(&out));
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let (stdout, _) = script("experiments/ludii_vs_dlp.py", &[dir.join("survey").to_str().unwrap()]);
     let row = |id: &str| stdout.lines().find(|l| l.starts_with(&format!("| {id} |"))).unwrap_or_default().to_string();
     assert!(row("ludii-schadler-1994").ends_with("| 1.00 | -1.00 [-1.00, -0.87] resolved |"), "{stdout}");
     assert!(row("ludii-falkener").ends_with("| 0.90 | +0.10 [+0.003, +0.26] resolved |"), "{stdout}");
@@ -258,9 +266,7 @@ fn selfplay_table_script_marks_open_cells() {
          other,greedy vs greedy,50,0,0,0,0.0713\n",
     )
     .unwrap();
-    let out = python(&["experiments/study/selfplay_table.py", dir.join("study").to_str().unwrap()]);
-    assert!(out.status.success(), "selfplay_table.py failed:\n{}", text(&out));
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let (stdout, _) = script("experiments/study/selfplay_table.py", &[dir.join("study").to_str().unwrap()]);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines[0], "| ruleset | random | greedy |", "{stdout}");
     assert_eq!(lines[2], "| toy | 0.50 [0.42, 0.58] (150) | 0.50 [0.40, 0.60] (100)* |", "{stdout}");
@@ -283,9 +289,7 @@ fn plot_sensitivity_script_gives_differences_with_newcombe_intervals() {
          toy@8x8,p vs p,80,16,18,46,0.575,0.4655,0.6778,0.4875,0.3801,0.5960\n",
     )
     .unwrap();
-    let out = python(&["experiments/plot_sensitivity.py", dir.join("done").to_str().unwrap()]);
-    assert!(out.status.success(), "plot_sensitivity.py failed:\n{}", text(&out));
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let (stdout, _) = script("experiments/plot_sensitivity.py", &[dir.join("done").to_str().unwrap()]);
     let row = |v: &str| stdout.lines().find(|l| l.starts_with(&format!("|   {v} |"))).unwrap_or_default().to_string();
     assert!(row("+end.x=1").contains("| +0.20 [+0.05, +0.33]* |"), "{stdout}");
     assert!(row("+end.x=1").ends_with("| +0.00 [-0.16, +0.16] |"), "{stdout}");
@@ -297,9 +301,7 @@ fn plot_sensitivity_script_gives_differences_with_newcombe_intervals() {
         "ruleset,white,black,winner,plies\ntoy,p,p,draw,10\ntoy,p,p,white,10\ntoy+end.x=1,p,p,draw,9\ntoy+end.x=1,p,p,dr",
     )
     .unwrap();
-    let out = python(&["experiments/plot_sensitivity.py", dir.join("running").to_str().unwrap()]);
-    assert!(out.status.success(), "plot_sensitivity.py failed:\n{}", text(&out));
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let (stdout, out) = script("experiments/plot_sensitivity.py", &[dir.join("running").to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("provisional"), "{}", text(&out));
     assert!(stdout.lines().any(|l| l.starts_with("| toy | 2 | 0.50 [")), "{stdout}");
     assert!(stdout.lines().any(|l| l.starts_with("|   +end.x=1 | 1 | 1.00 [")), "{stdout}");
