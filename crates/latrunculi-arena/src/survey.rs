@@ -200,6 +200,23 @@ pub fn ruleset_label(entry: &str, rules_dir: &Path) -> anyhow::Result<(String, R
     Ok((label, rs))
 }
 
+/// The canonical specs of the pairing `[a, b]`, checked against every ruleset: every agent
+/// must be able to play every ruleset's board (an `az` model is made for one board size).
+/// `place` says where the pairing was written, for the error.
+fn canonical_pairing(
+    a: &str,
+    b: &str,
+    rulesets: &[(String, Ruleset)],
+    place: &str,
+) -> anyhow::Result<(String, String)> {
+    let mut p = (String::new(), String::new());
+    for (label, rs) in rulesets {
+        let ctx = || format!("{place}, for ruleset '{label}'");
+        p = (canonical_spec(a, rs).with_context(ctx)?, canonical_spec(b, rs).with_context(ctx)?);
+    }
+    Ok(p)
+}
+
 /// A (ruleset index, pairing index, game) key in experiment-file order.
 type Key = (usize, usize, u32);
 
@@ -246,13 +263,7 @@ impl Survey {
         }
         let mut pairings: Vec<(String, String)> = Vec::new();
         for [a, b] in &config.pairings {
-            // Every agent must be able to play every ruleset's board (an `az` model is
-            // made for one board size).
-            let mut p = (String::new(), String::new());
-            for (label, rs) in &rulesets {
-                let ctx = || format!("in `pairings`, for ruleset '{label}'");
-                p = (canonical_spec(a, rs).with_context(ctx)?, canonical_spec(b, rs).with_context(ctx)?);
-            }
+            let p = canonical_pairing(a, b, &rulesets, "in `pairings`")?;
             if pairings.contains(&p) {
                 bail!("pairing [\"{}\", \"{}\"] is listed twice in `pairings`", p.0, p.1);
             }
@@ -263,11 +274,7 @@ impl Survey {
         for c in &config.cap {
             let [a, b] = &c.pairing;
             let what = || format!("[[cap]] pairing [\"{a}\", \"{b}\"]");
-            let mut q = (String::new(), String::new());
-            for (label, rs) in &rulesets {
-                let ctx = || format!("{}, for ruleset '{label}'", what());
-                q = (canonical_spec(a, rs).with_context(ctx)?, canonical_spec(b, rs).with_context(ctx)?);
-            }
+            let q = canonical_pairing(a, b, &rulesets, &what())?;
             let p = pairings
                 .iter()
                 .position(|x| *x == q)
@@ -402,6 +409,17 @@ fn is_stop_rule_line(line: &str) -> bool {
     ["games = ", "cap = ", "adaptive = ", "hash = "].iter().any(|p| line.starts_with(p))
 }
 
+/// Whether two fingerprints describe the same games, whatever their stopping rules.
+fn same_games(a: &str, b: &str) -> bool {
+    a.lines().filter(|l| !is_stop_rule_line(l)).eq(b.lines().filter(|l| !is_stop_rule_line(l)))
+}
+
+/// Writes `config.toml`, the copy of the experiment file of the last run.
+fn write_config(dir: &Path, config_text: &str) -> anyhow::Result<()> {
+    let cfg_path = dir.join("config.toml");
+    std::fs::write(&cfg_path, config_text).with_context(|| format!("cannot write {}", cfg_path.display()))
+}
+
 /// Checks (or, in a fresh folder, writes) `fingerprint.txt` and `config.toml`. With
 /// `stop_rule_may_change`, a folder whose fingerprint differs only in the stopping rule
 /// is accepted: the old fingerprint is returned and neither file is written (the caller
@@ -418,13 +436,7 @@ fn check_fingerprint(
     let current = survey.shard_fingerprint(shard);
     match std::fs::read_to_string(&fp_path) {
         Ok(old) if old == current => {}
-        Ok(old)
-            if stop_rule_may_change
-                && old
-                    .lines()
-                    .filter(|l| !is_stop_rule_line(l))
-                    .eq(current.lines().filter(|l| !is_stop_rule_line(l))) =>
-        {
+        Ok(old) if stop_rule_may_change && same_games(&old, &current) => {
             return Ok(Some(old));
         }
         Ok(old) => {
@@ -460,8 +472,7 @@ fn check_fingerprint(
         }
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", fp_path.display())),
     }
-    let cfg_path = dir.join("config.toml");
-    std::fs::write(&cfg_path, config_text).with_context(|| format!("cannot write {}", cfg_path.display()))?;
+    write_config(dir, config_text)?;
     Ok(None)
 }
 
@@ -472,20 +483,18 @@ fn lines_not_in(a: &str, b: &str) -> String {
     if lines.is_empty() { "nothing".to_string() } else { lines.join("; ") }
 }
 
-/// Accepts a changed stopping rule on a resumed folder (see the module docs): every game
-/// already played by the cells of `cells` must still be needed under the new rule;
-/// then `fingerprint.txt` and `config.toml` are rewritten.
+/// Accepts a changed stopping rule (`change`, for messages) on a resumed folder (see
+/// the module docs): every game already played by the cells of `cells` must still be
+/// needed under the new rule; then `fingerprint.txt` and `config.toml` are rewritten.
 fn accept_stop_rule(
     dir: &Path,
     survey: &Survey,
     config_text: &str,
     shard: Option<(u32, u32)>,
-    old: &str,
+    change: &str,
     rows: &BTreeMap<Key, GameRow>,
     cells: &[(usize, usize)],
 ) -> anyhow::Result<()> {
-    let current = survey.shard_fingerprint(shard);
-    let change = format!("was: {}; now: {}", lines_not_in(old, &current), lines_not_in(&current, old));
     for &(r, p) in cells {
         let need = cell_needed(survey, rows, r, p);
         if let Some(((_, _, last), _)) = rows.range((r, p, 0)..=(r, p, u32::MAX)).next_back()
@@ -508,10 +517,8 @@ fn accept_stop_rule(
         dir.display(),
         rows.len()
     );
-    let fp_path = dir.join("fingerprint.txt");
-    write_atomic(&fp_path, current.as_bytes())?;
-    let cfg_path = dir.join("config.toml");
-    std::fs::write(&cfg_path, config_text).with_context(|| format!("cannot write {}", cfg_path.display()))?;
+    write_atomic(&dir.join("fingerprint.txt"), survey.shard_fingerprint(shard).as_bytes())?;
+    write_config(dir, config_text)?;
     Ok(())
 }
 
@@ -718,9 +725,13 @@ pub struct CellProgress {
     pub cap: u32,
     /// Games below `needed` not played yet.
     pub missing: u32,
-    /// Whether the cell has all the games it needs under the stopping rule (`missing`
-    /// is 0).
-    pub finished: bool,
+}
+
+impl CellProgress {
+    /// Whether the cell has all the games it needs under the stopping rule.
+    pub fn is_finished(&self) -> bool {
+        self.missing == 0
+    }
 }
 
 /// The progress of every cell of `survey` (or of one shard) in `dir`, under the
@@ -733,7 +744,7 @@ pub fn survey_progress(survey: &Survey, dir: &Path, shard: Option<(u32, u32)>) -
     match std::fs::read_to_string(&fp_path) {
         Ok(old) => {
             let current = survey.shard_fingerprint(shard);
-            if !old.lines().filter(|l| !is_stop_rule_line(l)).eq(current.lines().filter(|l| !is_stop_rule_line(l))) {
+            if !same_games(&old, &current) {
                 bail!(
                     "{} holds results of a different experiment configuration (was: {}; now: {})",
                     dir.display(),
@@ -762,7 +773,6 @@ pub fn survey_progress(survey: &Survey, dir: &Path, shard: Option<(u32, u32)>) -
                 needed,
                 cap: survey.caps[p],
                 missing,
-                finished: missing == 0,
             }
         })
         .collect())
@@ -788,14 +798,15 @@ pub fn run_survey(
     let mut done = match &changed {
         None => load_games(&games_path, survey)?,
         Some(old) => {
+            let current = survey.shard_fingerprint(shard);
+            let change = format!("was: {}; now: {}", lines_not_in(old, &current), lines_not_in(&current, old));
             let rows = load_games(&games_path, survey).with_context(|| {
                 format!(
-                    "{}: the stopping rule changed ({}); the games played must fit the new rule",
-                    dir.display(),
-                    lines_not_in(old, &survey.shard_fingerprint(shard))
+                    "{}: the stopping rule changed ({change}); the games played must fit the new rule",
+                    dir.display()
                 )
             })?;
-            accept_stop_rule(dir, survey, config_text, shard, old, &rows, &mine)?;
+            accept_stop_rule(dir, survey, config_text, shard, &change, &rows, &mine)?;
             rows
         }
     };

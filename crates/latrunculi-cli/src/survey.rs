@@ -83,7 +83,7 @@ fn progress(survey: &Survey, dir: &std::path::Path, shard: Option<(u32, u32)>) -
     println!("{:<18} {:<40} {:>6} {:>6} {:>6}  state", "ruleset", "pairing", "played", "needed", "cap");
     let (mut finished, mut to_round, mut to_caps, mut played) = (0usize, 0u64, 0u64, 0u64);
     for c in &cells {
-        let state = if c.finished {
+        let state = if c.is_finished() {
             finished += 1;
             "finished"
         } else if c.played == 0 {
@@ -91,7 +91,7 @@ fn progress(survey: &Survey, dir: &std::path::Path, shard: Option<(u32, u32)>) -
         } else {
             "open"
         };
-        if !c.finished {
+        if !c.is_finished() {
             to_round += u64::from(c.missing);
             to_caps += u64::from(c.cap.saturating_sub(c.played));
         }
