@@ -5,7 +5,7 @@ Usage: python3 experiments/plot_sensitivity.py DIR
 Reads DIR/summary.csv of a survey whose rulesets are those written by
 `latrunculi sensitivity` (each ruleset as published, then variants `ID+key=value` and
 `ID@WxH`), or, for a survey still running (games.csv, no summary.csv yet), its finished
-games, marked provisional. Writes DIR/tornado.png (one panel per ruleset: each variant's
+self-play games (`survey_cells` of study/xxi_claim.py), marked provisional. Writes DIR/tornado.png (one panel per ruleset: each variant's
 draw rate minus the published ruleset's, with the variant's 95% Wilson interval shifted
 the same way, sorted by the size of the change) and prints a Markdown table: per variant
 the draw rate and White's score (wins + draws/2) with their 95% Wilson intervals, and
@@ -14,48 +14,25 @@ difference of two proportions (method 10); a difference whose interval excludes 
 marked *. Needs only matplotlib (experiments/requirements.txt).
 """
 
-import csv
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "study"))
-from xxi_claim import finished_games, newcombe, wilson  # noqa: E402  (one implementation of each)
+from xxi_claim import newcombe, survey_cells  # noqa: E402  (one implementation of each)
 
 
 def base_of(label: str) -> str:
     return label.split("+", 1)[0].split("@", 1)[0]
 
 
-def running_cells(path: Path) -> list[dict]:
-    """The cells of a running survey's games.csv (its finished games), as summary.csv rows."""
-    tally: dict[tuple[str, str], list[int]] = {}
-    for g in finished_games(path):
-        t = tally.setdefault((g["ruleset"], f"{g['white']} vs {g['black']}"), [0, 0, 0])
-        t[0] += 1
-        t[1] += g["winner"] == "draw"
-        t[2] += g["winner"] == "white"
-    rows = []
-    for (ruleset, pairing), (n, draws, white) in tally.items():
-        lo, hi = wilson(draws, n)
-        wlo, whi = wilson(white + draws / 2, n)
-        rows.append({"ruleset": ruleset, "pairing": pairing, "games": str(n), "draws": str(draws),
-                     "white_wins": str(white), "draw_rate": str(draws / n), "draw_lo": str(lo), "draw_hi": str(hi),
-                     "white_score": str((white + draws / 2) / n), "white_score_lo": str(wlo),
-                     "white_score_hi": str(whi)})
-    return rows
-
-
 def read(folder: Path) -> dict[str, list[dict]]:
     path = folder / "summary.csv"
-    if path.is_file():
-        with path.open(newline="") as f:
-            cells = list(csv.DictReader(f))
-    elif (folder / "games.csv").is_file():
-        cells = running_cells(folder / "games.csv")
-        print(f"note: {folder} has no summary.csv yet (survey still running?): provisional, counted from the "
-              f"{sum(int(c['games']) for c in cells)} games finished so far", file=sys.stderr)
-    else:
+    if not path.is_file() and not (folder / "games.csv").is_file():
         sys.exit(f"error: neither {path} nor {folder / 'games.csv'} found (has the survey run?)")
+    cells = survey_cells(folder)
+    if not path.is_file():
+        print(f"note: {folder} has no summary.csv yet (survey still running?): provisional, counted from the "
+              f"{sum(int(c['games']) for c in cells)} self-play games finished so far", file=sys.stderr)
     groups: dict[str, list[dict]] = {}
     for r in cells:
         groups.setdefault(base_of(r["ruleset"]), []).append(r)

@@ -67,8 +67,9 @@ def finished_games(path: Path) -> list[dict]:
 def survey_cells(d: Path) -> list[dict]:
     """The cells of the survey folder `d`: the rows of its summary.csv, or, for a survey
     still running (games.csv, no summary.csv yet), its self-play cells counted from the
-    finished games (`ruleset`, `pairing`, `games`, `draws`, `draw_rate`, `draw_lo`,
-    `draw_hi`, `mean_plies`, and `partial` = "1"); empty when it has neither file."""
+    finished games (`ruleset`, `pairing`, `games`, `white_wins`, `draws`, `draw_rate`,
+    `draw_lo`, `draw_hi`, `white_score`, `white_score_lo`, `white_score_hi`, `mean_plies`,
+    and `partial` = "1"); empty when it has neither file."""
     if (d / "summary.csv").exists():
         return read_csv(d / "summary.csv")
     if not (d / "games.csv").exists():
@@ -76,16 +77,21 @@ def survey_cells(d: Path) -> list[dict]:
     tally: dict[tuple[str, str], list[int]] = {}
     for g in finished_games(d / "games.csv"):
         if g["white"] == g["black"]:
-            t = tally.setdefault((g["ruleset"], g["white"]), [0, 0, 0])
+            t = tally.setdefault((g["ruleset"], g["white"]), [0, 0, 0, 0])
             t[0] += 1
             t[1] += g["winner"] == "draw"
             t[2] += int(g["plies"])
+            t[3] += g["winner"] == "white"
     rows = []
-    for (ruleset, player), (games, draws, plies) in tally.items():
+    for (ruleset, player), (games, draws, plies, white) in tally.items():
         lo, hi = wilson(draws, games)
+        score = white + draws / 2
+        wlo, whi = wilson(score, games)
         rows.append({"ruleset": ruleset, "pairing": f"{player} vs {player}", "games": str(games),
-                     "draws": str(draws), "draw_rate": str(draws / games), "draw_lo": str(lo),
-                     "draw_hi": str(hi), "mean_plies": str(plies / games), "partial": "1"})
+                     "white_wins": str(white), "draws": str(draws), "draw_rate": str(draws / games),
+                     "draw_lo": str(lo), "draw_hi": str(hi), "white_score": str(score / games),
+                     "white_score_lo": str(wlo), "white_score_hi": str(whi),
+                     "mean_plies": str(plies / games), "partial": "1"})
     return rows
 
 
