@@ -168,6 +168,11 @@ impl SquareSet {
     pub(crate) fn remove(&mut self, raw: usize) {
         self.0[raw >> 6] &= !(1 << (raw & 63));
     }
+    /// How many squares are members.
+    #[inline]
+    pub(crate) fn len(self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
     /// Mailbox indices of the members, ascending.
     #[inline]
     pub(crate) fn iter_mb(self) -> impl Iterator<Item = usize> {

@@ -1331,13 +1331,25 @@ impl Position {
     /// [`Position::legal_moves`], counted without building the list (what a mobility term
     /// of an evaluation needs at every leaf).
     pub fn legal_move_count(&self) -> usize {
-        let mut n = 0;
-        if self.outcome.is_none() {
-            self.for_each_legal(|_| {
-                n += 1;
-                true
-            });
+        if self.outcome.is_some() {
+            return 0;
         }
+        if self.is_placement_phase() {
+            // Every empty square but a centre kept empty: `for_each_legal`'s placement
+            // loop, counted from the occupancy sets (the whole cost of an evaluation's
+            // mobility term while the board fills up, on boards of up to 176 squares).
+            let squares = self.rules.width as usize * self.rules.height as usize;
+            let empty = squares - self.occ[0].len() - self.occ[1].len();
+            let centre_free = self.rules.centre_empty
+                && self.cells[PAD + (self.rules.height / 2) as usize * STRIDE + (self.rules.width / 2) as usize]
+                    == EMPTY;
+            return empty - centre_free as usize;
+        }
+        let mut n = 0;
+        self.for_each_legal(|_| {
+            n += 1;
+            true
+        });
         n
     }
 
