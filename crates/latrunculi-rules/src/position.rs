@@ -1023,6 +1023,13 @@ impl Position {
     /// after the move and the self-immobilisation rule applies, so only this ply's
     /// captures could free it; the caller has already decided a full check is needed.
     #[allow(clippy::too_many_arguments)]
+    /// Whether `to` lies between two pieces of `opp` on its rank or its file in `v`
+    /// (rule 7's condition, before captures).
+    #[inline(always)]
+    fn between_enemies(v: &View, to: usize, opp: usize) -> bool {
+        [1, S].iter().any(|&d| Self::is_piece_of(v.at(step(to, d)), opp) && Self::is_piece_of(v.at(step(to, -d)), opp))
+    }
+
     fn movement_is_legal(
         &self,
         from: usize,
@@ -1048,6 +1055,17 @@ impl Position {
         }
         let mover = (piece & BLACK) as usize;
         let v = View { cells: &self.cells, from, to, piece };
+        let rule7 = self.rules.movement.rule7_no_entering_between_enemies;
+        if rule7
+            && limit == Limit::Free
+            && !selfimm
+            && self.rules.end.repetition != Repetition::Illegal
+            && !Self::between_enemies(&v, to, mover ^ 1)
+        {
+            // Only rule 7 is left, and it asks for the captures only of a ply that ends
+            // between two enemies.
+            return true;
+        }
         let fx = self.effects_of(from, to, piece, dir);
         if limit != Limit::Free {
             let enemy_dux = self.dux[mover ^ 1];
@@ -1063,13 +1081,8 @@ impl Position {
         if selfimm && self.immobilized_after(&v, &fx, own_dux, self.self_immobilization_rule()) {
             return false;
         }
-        if self.rules.movement.rule7_no_entering_between_enemies && fx.is_empty() {
-            let opp = mover ^ 1;
-            for d in [1, S] {
-                if Self::is_piece_of(v.at(step(to, d)), opp) && Self::is_piece_of(v.at(step(to, -d)), opp) {
-                    return false;
-                }
-            }
+        if rule7 && fx.is_empty() && Self::between_enemies(&v, to, mover ^ 1) {
+            return false;
         }
         if self.rules.end.repetition == Repetition::Illegal && !fx.removes_any() {
             // A removal clears the history, so only plies that remove nothing can repeat
