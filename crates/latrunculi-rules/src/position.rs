@@ -1303,11 +1303,30 @@ impl Position {
         let cell = |i: usize| if i == from { EMPTY } else { self.cells[i] };
         let mut visited = SquareSet::default();
         visited.insert(raw_of(from));
-        // Each square is pushed at most once (when first visited).
+        // The single hops from `from`, in direction order (most pieces have none, and
+        // without chains nothing else is searched).
+        let mut first = [0u16; 8];
+        let mut n = 0;
+        for &d in dirs {
+            let over = step(from, d);
+            let land = step(over, d);
+            if can_hop_over(cell(over)) && cell(land) == EMPTY && !visited.contains(raw_of(land)) {
+                visited.insert(raw_of(land));
+                if !f(land) {
+                    return false;
+                }
+                first[n] = land as u16;
+                n += 1;
+            }
+        }
+        if !mv.hop_chain || n == 0 {
+            return true;
+        }
+        // Chains go on depth-first from the last of them; each square is pushed at most
+        // once (when first visited).
         let mut stack = [0u16; 256];
-        let mut sp = 0;
-        stack[sp] = from as u16;
-        sp += 1;
+        stack[..n].copy_from_slice(&first[..n]);
+        let mut sp = n;
         while sp > 0 {
             sp -= 1;
             let p = stack[sp] as usize;
