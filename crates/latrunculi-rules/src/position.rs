@@ -232,12 +232,16 @@ fn step(i: usize, d: i32) -> usize {
 /// [`History::FILTER_FROM`], so that asking whether a hash occurred costs a scan only when
 /// the filter says it may have (rulesets that forbid any repeated state ask it for every
 /// candidate move). The filter never forgets (a popped hash stays in it), so it can only
-/// err towards a scan.
+/// err towards a scan. The hashes that occur twice or more are also kept apart (seldom
+/// any), which answers threefold rules' question "has this occurred at most once?"
+/// without a scan.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct History {
     hashes: Vec<u64>,
     /// The filter's bits, from the first time the history grew past `FILTER_FROM`.
     filter: Option<Box<[u64; History::FILTER_WORDS]>>,
+    /// Each hash that occurs at least twice in `hashes`, once.
+    twice: Vec<u64>,
 }
 
 impl History {
@@ -260,6 +264,9 @@ impl History {
 
     #[inline]
     fn push(&mut self, h: u64) {
+        if self.count(h) == 1 {
+            self.twice.push(h);
+        }
         self.hashes.push(h);
         match &mut self.filter {
             Some(f) => Self::mark(f, h),
@@ -277,6 +284,7 @@ impl History {
     #[inline]
     fn clear(&mut self) {
         self.hashes.clear();
+        self.twice.clear();
         if let Some(f) = &mut self.filter {
             f.fill(0);
         }
@@ -287,12 +295,23 @@ impl History {
     fn pop_if_last(&mut self, h: u64) {
         if self.hashes.last() == Some(&h) {
             self.hashes.pop();
+            if self.count(h) == 1
+                && let Some(i) = self.twice.iter().position(|&x| x == h)
+            {
+                self.twice.swap_remove(i);
+            }
         }
     }
 
     #[inline]
     fn is_empty(&self) -> bool {
         self.hashes.is_empty()
+    }
+
+    /// Whether `h` occurs at most once (`count(h) <= 1`).
+    #[inline]
+    fn at_most_once(&self, h: u64) -> bool {
+        !self.twice.contains(&h)
     }
 
     /// How often `h` occurs.
@@ -1120,7 +1139,16 @@ impl Position {
     /// passes the no-repetition filter).
     #[inline(never)]
     fn unrepeated(&self, from: usize, to: usize, piece: u8) -> bool {
-        1 + self.history.count(self.simple_hash(from, to, piece)) < self.rules.end.repetition_count as usize
+        let n = self.rules.end.repetition_count as usize;
+        if n >= 3 && self.history.twice.is_empty() {
+            // Nothing has occurred twice, so nothing reaches `n − 1` occurrences.
+            return true;
+        }
+        let h = self.simple_hash(from, to, piece);
+        if n == 3 {
+            return self.history.at_most_once(h);
+        }
+        1 + self.history.count(h) < n
     }
 
     /// Whether square `m` has an empty orthogonal neighbour once a piece has moved from
@@ -2120,8 +2148,17 @@ mod tests {
                 assert!(h.filter.is_some(), "a long history has its filter");
             }
             for &y in pool.iter().take(40).chain([x, rng.next_u64()].iter()) {
-                assert_eq!(h.count(y), plain.iter().filter(|&&z| z == y).count(), "step {step}");
+                let n = plain.iter().filter(|&&z| z == y).count();
+                assert_eq!(h.count(y), n, "step {step}");
+                assert_eq!(h.at_most_once(y), n <= 1, "step {step}");
             }
+            let mut twice: Vec<u64> = h.twice.clone();
+            twice.sort_unstable();
+            let mut expected: Vec<u64> =
+                pool.iter().copied().filter(|&y| plain.iter().filter(|&&z| z == y).count() >= 2).collect();
+            expected.sort_unstable();
+            expected.dedup();
+            assert_eq!(twice, expected, "step {step}: the hashes occurring twice or more");
         }
     }
 
