@@ -699,11 +699,11 @@ impl Position {
     /// recomputed for the new side to move), for threat analysis such as "could the
     /// mover immobilise the enemy Dux next move".
     pub fn with_turn_passed(&self) -> Position {
-        let mut p = self.clone();
+        // Everything but the history, which the copy does not keep (no allocation).
+        let mut p = Position { history: History::default(), ..*self };
         p.turn = self.turn.opponent();
         p.hash ^= BLACK_TO_MOVE ^ pending_key(p.pending);
         p.pending = 0;
-        p.history.clear();
         p.outcome = None;
         p.outcome = p.final_checks();
         p
@@ -1189,7 +1189,14 @@ impl Position {
                 }
             }
         }
+        // Rule 7 and the no-repetition filter make every ply a candidate for refusal (this
+        // also chooses the generation path, and so the order of the moves).
         let check_all = mv.rule7_no_entering_between_enemies || self.rules.end.repetition == Repetition::Illegal;
+        // The no-repetition filter can refuse a ply only once some position has occurred
+        // `repetition_count − 1` times; under a threefold rule, not before one occurred twice.
+        let can_refuse = mv.rule7_no_entering_between_enemies
+            || (self.rules.end.repetition == Repetition::Illegal
+                && !(self.rules.end.repetition_count >= 3 && self.history.twice.is_empty()));
         let displacement = cap.capture_by_displacement && self.trapped > 0;
         let selfimm_on = self.rules.end.self_immobilization == SelfImmobilization::Illegal;
         let own_dux = self.dux[me];
@@ -1207,6 +1214,7 @@ impl Position {
             let is_dux = piece & DUX != 0;
             let fsq = Square::from_raw(fraw as u8);
             let plain = !check_all && limit == Limit::Free;
+            let unfiltered = !can_refuse && limit == Limit::Free;
             let soldier_fast = plain && (!selfimm_on || !is_dux);
             let legal = |to: usize, dir: i32| -> bool {
                 // The own Dux can end immobilised only if this move touches it and leaves
@@ -1217,7 +1225,7 @@ impl Position {
                     && dux_after != 0
                     && (is_dux || adjacent(to, own_dux))
                     && !self.has_empty_neighbour(dux_after, from, to);
-                (plain && !selfimm) || self.movement_is_legal(from, to, piece, dir, limit, selfimm, dux_after)
+                (unfiltered && !selfimm) || self.movement_is_legal(from, to, piece, dir, limit, selfimm, dux_after)
             };
             // Slides and steps.
             let slide = if is_dux { mv.dux == DuxMove::Slide } else { mv.soldier == SoldierMove::Slide };
