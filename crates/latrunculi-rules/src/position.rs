@@ -1037,11 +1037,6 @@ impl Position {
 
     // ----- move generation -----
 
-    /// Whether a movement ply passes every legality filter of SEMANTICS.md. `selfimm` says
-    /// whether the mover's own Dux (on `own_dux` after the move) has no empty neighbour
-    /// after the move and the self-immobilisation rule applies, so only this ply's
-    /// captures could free it; the caller has already decided a full check is needed.
-    #[allow(clippy::too_many_arguments)]
     /// Whether `to` lies between two pieces of `opp` on its rank or its file in `v`
     /// (rule 7's condition, before captures).
     #[inline(always)]
@@ -1049,6 +1044,11 @@ impl Position {
         [1, S].iter().any(|&d| Self::is_piece_of(v.at(step(to, d)), opp) && Self::is_piece_of(v.at(step(to, -d)), opp))
     }
 
+    /// Whether a movement ply passes every legality filter of SEMANTICS.md. `selfimm` says
+    /// whether the mover's own Dux (on `own_dux` after the move) has no empty neighbour
+    /// after the move and the self-immobilisation rule applies, so only this ply's
+    /// captures could free it; the caller has already decided a full check is needed.
+    #[allow(clippy::too_many_arguments)]
     fn movement_is_legal(
         &self,
         from: usize,
