@@ -89,14 +89,18 @@ def plot(data: dict[str, list[dict]], out: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, (a, b) = plt.subplots(1, 2, figsize=(13, 5.5))
-    for rs, rows in data.items():
+    colours = plt.get_cmap("tab10").colors
+    for i, (rs, rows) in enumerate(data.items()):
+        # Ten colours, then the same colours dashed and dotted with other markers, so that
+        # no two of up to 30 rulesets look alike.
+        style = {"color": colours[i % 10], "ls": ["-", "--", ":"][i // 10 % 3], "marker": "osD"[i // 10 % 3]}
         x = [r["elo"] for r in rows]
         y = [float(r["draw_rate"]) for r in rows]
         # Clamped at 0: at a rate of exactly 0 or 1 the interval's end can miss it by a rounding error.
         err = [[max(0.0, y[i] - float(r["draw_lo"])) for i, r in enumerate(rows)],
                [max(0.0, float(r["draw_hi"]) - y[i]) for i, r in enumerate(rows)]]
-        line = a.errorbar(x, y, yerr=err, marker="o", ms=4, capsize=2, label=rs)
-        b.plot(x, [float(r["mean_plies"]) for r in rows], marker="o", ms=4, color=line[0].get_color(), label=rs)
+        a.errorbar(x, y, yerr=err, ms=4, capsize=2, label=rs, **style)
+        b.plot(x, [float(r["mean_plies"]) for r in rows], ms=4, label=rs, **style)
     a.set_xlabel("Elo of the player on that ruleset (random = 0)")
     a.set_ylabel("self-play draw rate (95% interval)")
     a.set_ylim(-0.02, 1.02)
