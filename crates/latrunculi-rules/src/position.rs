@@ -1340,7 +1340,9 @@ impl Position {
         let mut visited = SquareSet::default();
         visited.insert(raw_of(from));
         // The single hops from `from`, in direction order (most pieces have none, and
-        // without chains nothing else is searched).
+        // without chains nothing else is searched). Written out apart from the chain loop
+        // below on purpose: one loop for both (a shared closure, or a `Vec` stack) made
+        // `alphabeta:depth=3` on falkener 8-10% slower (session 11, same games).
         let mut first = [0u16; 8];
         let mut n = 0;
         for &d in dirs {
