@@ -695,12 +695,18 @@ impl Position {
         (self.pending != 0).then(|| sq_of(self.pending))
     }
 
+    /// A copy of everything but the repetition history, which it leaves empty (a plain
+    /// copy, no allocation).
+    #[inline]
+    fn without_history(&self) -> Position {
+        Position { history: History::default(), ..*self }
+    }
+
     /// A copy with the turn passed to the other side (no ply played, outcome cleared and
     /// recomputed for the new side to move), for threat analysis such as "could the
     /// mover immobilise the enemy Dux next move".
     pub fn with_turn_passed(&self) -> Position {
-        // Everything but the history, which the copy does not keep (no allocation).
-        let mut p = Position { history: History::default(), ..*self };
+        let mut p = self.without_history();
         p.turn = self.turn.opponent();
         p.hash ^= BLACK_TO_MOVE ^ pending_key(p.pending);
         p.pending = 0;
@@ -1113,7 +1119,7 @@ impl Position {
             let after_hash = if fx.is_empty() && self.trapped == 0 {
                 self.simple_hash(from, to, piece)
             } else {
-                let mut after = Position { history: History::default(), ..*self };
+                let mut after = self.without_history();
                 // Nothing is removed, so the copy needs no history of its own.
                 after.rules.end.repetition = Repetition::Off;
                 after.apply_movement(from, to, piece, dir, fx);
@@ -1139,11 +1145,9 @@ impl Position {
     /// passes the no-repetition filter).
     #[inline(never)]
     fn unrepeated(&self, from: usize, to: usize, piece: u8) -> bool {
+        // (Under a threefold rule with nothing occurred twice, `for_each_legal` does not
+        // ask: see its `can_refuse`.)
         let n = self.rules.end.repetition_count as usize;
-        if n >= 3 && self.history.twice.is_empty() {
-            // Nothing has occurred twice, so nothing reaches `n − 1` occurrences.
-            return true;
-        }
         let h = self.simple_hash(from, to, piece);
         if n == 3 {
             return self.history.at_most_once(h);
@@ -1410,9 +1414,8 @@ impl Position {
             // mobility term while the board fills up, on boards of up to 176 squares).
             let squares = self.rules.width as usize * self.rules.height as usize;
             let empty = squares - self.occ[0].len() - self.occ[1].len();
-            let centre_free = self.rules.centre_empty
-                && self.cells[PAD + (self.rules.height / 2) as usize * STRIDE + (self.rules.width / 2) as usize]
-                    == EMPTY;
+            let centre = (self.rules.height / 2) as usize * 16 + (self.rules.width / 2) as usize;
+            let centre_free = self.rules.centre_empty && self.cells[mb_of_raw(centre)] == EMPTY;
             return empty - centre_free as usize;
         }
         let mut n = 0;
