@@ -53,14 +53,15 @@ pub fn run(args: &SurveyArgs) -> anyhow::Result<ExitCode> {
     } else {
         merge_shards(&survey, &config_text, &dir, &args.merge)?
     };
+    let (rw, pw) = column_widths(summaries.iter().map(|s| (s.ruleset.as_str(), s.pairing.as_str())));
     println!(
-        "{:<18} {:<40} {:>6} {:>6} {:>6} {:>6} {:>20} {:>8}",
+        "{:<rw$} {:<pw$} {:>6} {:>6} {:>6} {:>6} {:>20} {:>8}",
         "ruleset", "pairing", "games", "white", "black", "draws", "draw rate [95% CI]", "plies"
     );
     for s in &summaries {
         let (lo, hi) = wilson(s.draws as f64, s.games as u64, Z95);
         println!(
-            "{:<18} {:<40} {:>6} {:>6} {:>6} {:>6} {:>6.3} [{:.3},{:.3}] {:>8.1}",
+            "{:<rw$} {:<pw$} {:>6} {:>6} {:>6} {:>6} {:>6.3} [{:.3},{:.3}] {:>8.1}",
             s.ruleset,
             s.pairing,
             s.games,
@@ -77,10 +78,17 @@ pub fn run(args: &SurveyArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The widths of a table's ruleset and pairing columns: the longest name in each, at least
+/// 18 and 40 characters (the widths before any name was longer), so the columns stay aligned.
+fn column_widths<'a>(rows: impl Iterator<Item = (&'a str, &'a str)>) -> (usize, usize) {
+    rows.fold((18, 40), |(rw, pw), (r, p)| (rw.max(r.chars().count()), pw.max(p.chars().count())))
+}
+
 /// Prints `latrunculi survey --progress`: a line per cell, then the totals.
 fn progress(survey: &Survey, dir: &std::path::Path, shard: Option<(u32, u32)>) -> anyhow::Result<ExitCode> {
     let cells = survey_progress(survey, dir, shard)?;
-    println!("{:<18} {:<40} {:>6} {:>6} {:>6}  state", "ruleset", "pairing", "played", "needed", "cap");
+    let (rw, pw) = column_widths(cells.iter().map(|c| (c.ruleset.as_str(), c.pairing.as_str())));
+    println!("{:<rw$} {:<pw$} {:>6} {:>6} {:>6}  state", "ruleset", "pairing", "played", "needed", "cap");
     let (mut finished, mut to_round, mut to_caps, mut played) = (0usize, 0u64, 0u64, 0u64);
     for c in &cells {
         let state = if c.is_finished() {
@@ -96,7 +104,7 @@ fn progress(survey: &Survey, dir: &std::path::Path, shard: Option<(u32, u32)>) -
             to_caps += u64::from(c.cap.saturating_sub(c.played));
         }
         played += u64::from(c.played);
-        println!("{:<18} {:<40} {:>6} {:>6} {:>6}  {state}", c.ruleset, c.pairing, c.played, c.needed, c.cap);
+        println!("{:<rw$} {:<pw$} {:>6} {:>6} {:>6}  {state}", c.ruleset, c.pairing, c.played, c.needed, c.cap);
     }
     println!(
         "{} of {} cells finished; {played} games played; {to_round} more to the end of the open cells' current rounds, \
@@ -106,4 +114,19 @@ fn progress(survey: &Survey, dir: &std::path::Path, shard: Option<(u32, u32)>) -
         dir.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::column_widths;
+
+    #[test]
+    fn column_widths_fit_the_longest_name() {
+        assert_eq!(column_widths([("kowalski", "greedy vs greedy")].into_iter()), (18, 40));
+        let long = "az:model=experiments/az-v2-kowalski/latest.az,sims=200 vs random";
+        assert_eq!(
+            column_widths([("bell", "random vs random"), ("ludii-kowalski-10x11", long)].into_iter()),
+            (20, long.len())
+        );
+    }
 }
