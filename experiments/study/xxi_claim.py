@@ -10,7 +10,11 @@ cell on both rulesets (DIR/selfplay*/summary.csv, written by `latrunculi survey`
 prints the two draw rates with their Wilson 95% intervals, their difference
 (BASE - VARIANT) with Newcombe's hybrid-score 95% interval (Newcombe 1998, method 10),
 and each player's Elo on both rulesets where its ladder exists (DIR/ladder/<ruleset>/
-ratings.csv). Players are ordered by their Elo on BASE (by name when unrated).
+ratings.csv). Players are ordered by their Elo on BASE (by name when unrated). A trained
+network is trained per ruleset, so its spec names the ruleset (`az:model=experiments/
+az-v2-classical/latest.az,...`); the two rulesets' networks of one recipe count as one
+player, "each ruleset's own network", written with `<ruleset>` in place of the ruleset's
+id (`az:model=experiments/az-v2-<ruleset>/latest.az,...`).
 
 Then a verdict per player: "fewer draws under VARIANT" when the difference's interval
 lies above 0, "more draws under VARIANT" when below, "no difference resolved" when it
@@ -22,6 +26,7 @@ provisional. Standard library only.
 
 import csv
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -95,21 +100,30 @@ def survey_cells(d: Path) -> list[dict]:
     return rows
 
 
+def player(spec: str, ruleset: str) -> str:
+    """The player a spec on `ruleset` stands for: the spec itself, except that a model file
+    under a folder named after the ruleset (`.../az-v2-classical/latest.az` on `classical`)
+    becomes `.../az-v2-<ruleset>/latest.az`, the same recipe's network on every ruleset."""
+    return re.sub(r"(model=[^,]*[-/])" + re.escape(ruleset) + "/", r"\g<1><ruleset>/", spec)
+
+
 def self_play_cells(folder: Path, ruleset: str) -> dict[str, dict]:
-    """Player spec -> its self-play cell on `ruleset` (`games`, `draws`; `partial` set when
-    counted from the games.csv of a survey that has not written its summary.csv yet)."""
+    """Player (see `player`) -> its self-play cell on `ruleset` (`games`, `draws`; `partial`
+    set when counted from the games.csv of a survey that has not written its summary.csv
+    yet)."""
     cells = {}
     for sub in sorted(p for p in folder.glob("selfplay*") if p.is_dir()):
         for row in survey_cells(sub):
             first, _, second = row["pairing"].partition(" vs ")
             if row["ruleset"] == ruleset and first == second:
-                cells[first] = row
+                cells[player(first, ruleset)] = row
     return cells
 
 
 def ratings(folder: Path, ruleset: str) -> dict[str, dict]:
+    """Player (see `player`) -> its row of the ruleset's ladder ratings.csv."""
     path = folder / "ladder" / ruleset / "ratings.csv"
-    return {r["agent"]: r for r in read_csv(path)} if path.exists() else {}
+    return {player(r["agent"], ruleset): r for r in read_csv(path)} if path.exists() else {}
 
 
 def verdict(lo: float, hi: float, variant: str) -> str:

@@ -70,7 +70,8 @@ fn notebook_reading_code_reads_all_committed_data_consistently() {
 /// `experiments/study/xxi_claim.py` on hand-made cells: Newcombe's worked example (56/70
 /// against 48/80: +0.200 [+0.052, +0.334], Newcombe 1998, method 10), an unresolved
 /// difference and a reversed one, ordered by Elo on classical, and the verdict sentence; a
-/// survey still running is counted from its finished games and marked provisional.
+/// survey still running is counted from its finished games and marked provisional; each
+/// ruleset's own network (a model under a folder named after the ruleset) is one player.
 #[test]
 fn xxi_claim_script_computes_newcombe_intervals_and_the_verdict() {
     let dir = scratch("xxi-claim", &["selfplay", "selfplay-running", "ladder/classical"]);
@@ -81,12 +82,15 @@ fn xxi_claim_script_computes_newcombe_intervals_and_the_verdict() {
          classical,middle vs middle,50,10\nxxi,middle vs middle,50,12\n\
          classical,weak vs weak,100,5\nxxi,weak vs weak,100,30\n\
          classical,greedy vs random,50,1\n\
-         classical,only vs only,50,50\n",
+         classical,only vs only,50,50\n\
+         classical,\"az:model=nets/classical/n.az,sims=9 vs az:model=nets/classical/n.az,sims=9\",40,20\n\
+         xxi,\"az:model=nets/xxi/n.az,sims=9 vs az:model=nets/xxi/n.az,sims=9\",40,4\n",
     )
     .unwrap();
     std::fs::write(
         dir.join("ladder/classical/ratings.csv"),
-        "agent,elo,elo_lo,elo_hi\nstrong,900,800,1000\nmiddle,500,400,600\nweak,100,0,200\nonly,50,0,100\n",
+        "agent,elo,elo_lo,elo_hi\nstrong,900,800,1000\nmiddle,500,400,600\nweak,100,0,200\nonly,50,0,100\n\
+         \"az:model=nets/classical/n.az,sims=9\",20,0,40\n",
     )
     .unwrap();
     // A survey still running: no summary.csv, a games.csv whose last line is half written
@@ -108,11 +112,15 @@ fn xxi_claim_script_computes_newcombe_intervals_and_the_verdict() {
         .lines()
         .filter(|l| l.starts_with("| ") && !l.starts_with("| player") && !l.starts_with("| fresh"))
         .collect();
-    assert_eq!(rows.len(), 3, "one row per player on both rulesets:\n{stdout}");
-    assert!(rows[0].starts_with("| weak |") && rows[2].starts_with("| strong |"), "weakest first:\n{stdout}");
-    assert!(rows[2].contains("+0.20 [+0.05, +0.33]") && rows[2].contains("fewer draws under xxi"), "{stdout}");
-    assert!(rows[1].contains("no difference resolved"), "{stdout}");
-    assert!(rows[0].contains("-0.25 [") && rows[0].contains("more draws under xxi"), "{stdout}");
+    assert_eq!(rows.len(), 4, "one row per player on both rulesets:\n{stdout}");
+    assert!(
+        rows[0].starts_with("| az:model=nets/<ruleset>/n.az,sims=9 | 20 [0, 40] | — | 20/40 = 0.50 | 4/40 = 0.10 |"),
+        "the two rulesets' networks, one player:\n{stdout}"
+    );
+    assert!(rows[1].starts_with("| weak |") && rows[3].starts_with("| strong |"), "weakest first:\n{stdout}");
+    assert!(rows[3].contains("+0.20 [+0.05, +0.33]") && rows[3].contains("fewer draws under xxi"), "{stdout}");
+    assert!(rows[2].contains("no difference resolved"), "{stdout}");
+    assert!(rows[1].contains("-0.25 [") && rows[1].contains("more draws under xxi"), "{stdout}");
     assert!(stdout.contains("Not on both rulesets yet: only."), "{stdout}");
     assert!(stdout.contains("Verdict:") && stdout.contains("the claim fails there"), "{stdout}");
 }
