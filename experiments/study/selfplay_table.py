@@ -3,12 +3,19 @@
 player (in the order of experiments/study/agents.txt), each cell `rate [95% CI] (games)`.
 
 Usage: python3 experiments/study/selfplay_table.py experiments/study [SURVEY_DIR]
+       python3 experiments/study/selfplay_table.py experiments/study --networks
 Reads DIR/selfplay/ (default; or the survey folder named) through `survey_cells` of
 xxi_claim.py: its summary.csv, or, for a survey still running, its finished self-play
 games (the grid then says it is provisional). A cell marked `*` is still open: its
 draw rate's interval is wider than the survey's `half_width` (0.05) and it has fewer
 games than its cap, read from the folder's config.toml (`games`, `[[cap]]` tables), or
-it stands between two round boundaries (a running survey), so it gets more games. Standard library only.
+it stands between two round boundaries (a running survey), so it gets more games.
+
+With --networks: a row per trained network's self-play folder (DIR/selfplay-az-*/, one
+self-play cell each): the ruleset, the network's Elo [95% CI] and rank on the ruleset's
+ladder (DIR/ladder/<ruleset>/ratings.csv), its draw rate [95% CI] (games, `*` while
+open), its draws by the reason the game ended (from games.csv) and the mean plies.
+Standard library only.
 """
 
 import sys
@@ -16,7 +23,7 @@ import tomllib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from xxi_claim import survey_cells  # noqa: E402
+from xxi_claim import finished_games, read_csv, survey_cells  # noqa: E402
 
 SHORT = {"random": "random", "greedy": "greedy", "mcts:sims=100": "mcts100", "mcts:sims=1000": "mcts1000",
          "alphabeta:depth=1": "ab1", "alphabeta:depth=2": "ab2", "alphabeta:depth=3": "ab3"}
@@ -35,18 +42,71 @@ def caps_of(config: dict) -> dict[str, int]:
     return caps
 
 
+def read_config(survey: Path) -> dict:
+    config_path = survey / "config.toml"
+    if not config_path.exists():
+        sys.exit(f"{config_path} not found: not a survey folder (run `latrunculi survey` first)")
+    return tomllib.loads(config_path.read_text())
+
+
+def cell_text(c: dict, cap: int, config: dict) -> str:
+    """`rate [lo, hi] (games)`, with `*` when the cell is still open under the config's
+    stopping rule (interval wider than ±half_width below its cap, or between two round
+    boundaries)."""
+    half_width = config.get("half_width", 0.05)
+    min_games = config.get("min_games", config["games"])
+    batch = config.get("batch", min_games)
+    n, lo, hi = int(c["games"]), float(c["draw_lo"]), float(c["draw_hi"])
+    mid_round = n < min_games or (n - min_games) % batch != 0
+    still_open = n < cap and (mid_round or (hi - lo) / 2 > half_width)
+    return f"{float(c['draw_rate']):.2f} [{lo:.2f}, {hi:.2f}] ({n}){'*' if still_open else ''}"
+
+
+def networks(study: Path) -> None:
+    """The --networks table: one row per DIR/selfplay-az-*/ folder."""
+    print("| ruleset | network | Elo [95% CI] (rank on the ladder) | draw rate [95% CI] (games) "
+          "| draws by reason | mean plies |")
+    print("|---|---|---|---|---|---|")
+    folders = sorted(p for p in study.glob("selfplay-az-*") if p.is_dir())
+    for survey in folders:
+        if not (survey / "config.toml").exists():
+            continue
+        config = read_config(survey)
+        caps = caps_of(config)
+        for c in survey_cells(survey):
+            first, _, second = c["pairing"].partition(" vs ")
+            if first != second:
+                continue
+            ruleset = c["ruleset"]
+            ladder = study / "ladder" / ruleset / "ratings.csv"
+            elo = "—"
+            if ladder.exists():
+                rows = read_csv(ladder)
+                for i, r in enumerate(rows):
+                    if r["agent"] == first:
+                        elo = (f"{float(r['elo']):.0f} [{float(r['elo_lo']):.0f}, {float(r['elo_hi']):.0f}] "
+                               f"({i + 1} of {len(rows)})")
+            reasons: dict[str, int] = {}
+            for g in finished_games(survey / "games.csv"):
+                if g["ruleset"] == ruleset and g["white"] == first and g["black"] == first and g["winner"] == "draw":
+                    reasons[g["reason"]] = reasons.get(g["reason"], 0) + 1
+            why = ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])) or "—"
+            partial = " (provisional)" if c.get("partial") == "1" else ""
+            print(f"| {ruleset} | `{first}` | {elo} | {cell_text(c, caps.get(first, config['games']), config)}"
+                  f"{partial} | {why} | {float(c['mean_plies']):.1f} |")
+    if not folders:
+        print(f"\nNo network self-play folder (selfplay-az-*) under {study}.")
+
+
 def main() -> None:
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     study = Path(sys.argv[1])
+    if sys.argv[2:] == ["--networks"]:
+        networks(study)
+        return
     survey = Path(sys.argv[2]) if len(sys.argv) > 2 else study / "selfplay"
-    config_path = survey / "config.toml"
-    if not config_path.exists():
-        sys.exit(f"{config_path} not found: not a survey folder (run `latrunculi survey` first)")
-    config = tomllib.loads(config_path.read_text())
-    half_width = config.get("half_width", 0.05)
-    min_games = config.get("min_games", config["games"])
-    batch = config.get("batch", min_games)
+    config = read_config(survey)
     caps = caps_of(config)
     players = [p for p in caps]
     cells = {}
@@ -65,10 +125,7 @@ def main() -> None:
             if c is None:
                 out.append("—")
                 continue
-            n, lo, hi = int(c["games"]), float(c["draw_lo"]), float(c["draw_hi"])
-            mid_round = n < min_games or (n - min_games) % batch != 0
-            still_open = n < caps[p] and (mid_round or (hi - lo) / 2 > half_width)
-            out.append(f"{float(c['draw_rate']):.2f} [{lo:.2f}, {hi:.2f}] ({n}){'*' if still_open else ''}")
+            out.append(cell_text(c, caps[p], config))
         print(f"| {ruleset} | " + " | ".join(out) + " |")
     if partial:
         print(f"\nProvisional: {survey} has no summary.csv yet; cells are counted from the games "

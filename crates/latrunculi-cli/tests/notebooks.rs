@@ -282,6 +282,55 @@ fn selfplay_table_script_marks_open_cells() {
     assert!(!stdout.contains("Provisional"), "{stdout}");
 }
 
+/// `experiments/study/selfplay_table.py DIR --networks`: a row per network self-play folder
+/// with the network's Elo and rank from the ruleset's ladder, its draw rate, its draws by
+/// reason counted from games.csv (decisive games and other players' games left out) and
+/// the mean plies; a folder still running (no summary.csv) is provisional and open.
+#[test]
+fn selfplay_table_script_lists_the_networks() {
+    let dir =
+        scratch("selfplay-table-networks", &["study/selfplay-az-toy", "study/selfplay-az-run", "study/ladder/toy"]);
+    let study = dir.join("study");
+    let config = "pairings = [[\"az:model=n.az\", \"az:model=n.az\"]]\n\
+                  games = 400\nmin_games = 50\nbatch = 50\nhalf_width = 0.05\n";
+    for (sub, ruleset) in [("selfplay-az-toy", "toy"), ("selfplay-az-run", "run")] {
+        std::fs::write(study.join(sub).join("config.toml"), format!("rulesets = [\"{ruleset}\"]\n{config}")).unwrap();
+    }
+    std::fs::write(
+        study.join("selfplay-az-toy/summary.csv"),
+        "ruleset,pairing,games,draws,draw_rate,draw_lo,draw_hi,mean_plies\n\
+         toy,az:model=n.az vs az:model=n.az,4,3,0.75,0.3,0.95,12.5\n",
+    )
+    .unwrap();
+    std::fs::write(
+        study.join("selfplay-az-toy/games.csv"),
+        "ruleset,white,black,winner,reason,plies\n\
+         toy,az:model=n.az,az:model=n.az,draw,repetition,10\ntoy,az:model=n.az,az:model=n.az,draw,ply-cap,20\n\
+         toy,az:model=n.az,az:model=n.az,draw,repetition,10\ntoy,az:model=n.az,az:model=n.az,white,bare,10\n\
+         toy,az:model=n.az,greedy,draw,ply-cap,10\n",
+    )
+    .unwrap();
+    std::fs::write(
+        study.join("selfplay-az-run/games.csv"),
+        "ruleset,white,black,winner,reason,plies\nrun,az:model=n.az,az:model=n.az,black,bare,30\nrun,az:model=n.az,az:m",
+    )
+    .unwrap();
+    std::fs::write(
+        study.join("ladder/toy/ratings.csv"),
+        "rank,agent,elo,elo_lo,elo_hi\n1,greedy,900,800,1000\n2,az:model=n.az,700.4,600,800\n3,random,0,0,0\n",
+    )
+    .unwrap();
+    let (stdout, _) = script("experiments/study/selfplay_table.py", &[study.to_str().unwrap(), "--networks"]);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+    assert_eq!(lines[2], "| run | `az:model=n.az` | — | 0.00 [0.00, 0.79] (1)* (provisional) | — | 30.0 |", "{stdout}");
+    assert_eq!(
+        lines[3],
+        "| toy | `az:model=n.az` | 700 [600, 800] (2 of 3) | 0.75 [0.30, 0.95] (4)* | repetition 2, ply-cap 1 | 12.5 |",
+        "{stdout}"
+    );
+}
+
 /// `experiments/plot_sensitivity.py` on hand-made cells: a variant's difference to the
 /// published ruleset with Newcombe's interval (his worked example: 56/70 against 48/80 is
 /// +0.200 [+0.052, +0.334], marked * as it excludes 0), an unresolved one unmarked; a
