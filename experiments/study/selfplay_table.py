@@ -23,7 +23,7 @@ import tomllib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from xxi_claim import finished_games, read_csv, survey_cells  # noqa: E402
+from xxi_claim import elo_text, finished_games, player, ratings, survey_cells  # noqa: E402
 
 SHORT = {"random": "random", "greedy": "greedy", "mcts:sims=100": "mcts100", "mcts:sims=1000": "mcts1000",
          "alphabeta:depth=1": "ab1", "alphabeta:depth=2": "ab2", "alphabeta:depth=3": "ab3"}
@@ -73,21 +73,17 @@ def networks(study: Path) -> None:
             continue
         config = read_config(survey)
         caps = caps_of(config)
+        games = finished_games(survey / "games.csv")
         for c in survey_cells(survey):
             first, _, second = c["pairing"].partition(" vs ")
             if first != second:
                 continue
             ruleset = c["ruleset"]
-            ladder = study / "ladder" / ruleset / "ratings.csv"
-            elo = "—"
-            if ladder.exists():
-                rows = read_csv(ladder)
-                for i, r in enumerate(rows):
-                    if r["agent"] == first:
-                        elo = (f"{float(r['elo']):.0f} [{float(r['elo_lo']):.0f}, {float(r['elo_hi']):.0f}] "
-                               f"({i + 1} of {len(rows)})")
+            ladder = ratings(study, ruleset)
+            r = ladder.get(player(first, ruleset))
+            elo = "—" if r is None else f"{elo_text(r)} ({r['rank']} of {len(ladder)})"
             reasons: dict[str, int] = {}
-            for g in finished_games(survey / "games.csv"):
+            for g in games:
                 if g["ruleset"] == ruleset and g["white"] == first and g["black"] == first and g["winner"] == "draw":
                     reasons[g["reason"]] = reasons.get(g["reason"], 0) + 1
             why = ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])) or "—"
