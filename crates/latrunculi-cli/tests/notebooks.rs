@@ -157,6 +157,41 @@ fn ladder_table_script_counts_draws_among_the_top_three() {
     assert_eq!(rows, ["| toy | 0 | — | — | — | — | 651 | 900 | 700 | 120 | 26 (0.22) | 20 of 60 |"], "{stdout}");
 }
 
+/// `experiments/study/ladder_table.py` with a ladder on one of Ludii's rulesets: it gets
+/// a second table with agents-ludii.txt's columns (`mcts:sims=200` among them), and a
+/// player outside a table's usual columns gets a column of its own instead of vanishing.
+#[test]
+fn ladder_table_script_puts_ludii_ladders_apart_and_keeps_unknown_players() {
+    let dir = scratch("ladder-table-ludii", &["ladder/toy", "ladder/ludii-toy"]);
+    let pairings = "ruleset,agent,opponent,games,wins,draws,losses\n\
+                    r,random,greedy,10,0,1,9\n\
+                    r,random,mcts:sims=200,10,0,2,8\n\
+                    r,greedy,mcts:sims=200,10,3,4,3\n";
+    std::fs::write(dir.join("ladder/toy/ratings.csv"), "rank,agent,elo\n1,greedy,300\n2,mcts:sims=200,250.2\n3,random,0\n")
+        .unwrap();
+    std::fs::write(dir.join("ladder/toy/pairings.csv"), pairings).unwrap();
+    std::fs::write(
+        dir.join("ladder/ludii-toy/ratings.csv"),
+        "rank,agent,elo\n1,mcts:sims=200,410.6\n2,greedy,200\n3,random,0\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("ladder/ludii-toy/pairings.csv"), pairings).unwrap();
+    let out = python(&["experiments/study/ladder_table.py", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "ladder_table.py failed:\n{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let lines: Vec<&str> = stdout.lines().filter(|l| l.starts_with("| ") && !l.starts_with("|---")).collect();
+    assert_eq!(
+        lines,
+        [
+            "| ruleset | random | mcts100 | ab1 | mcts1000 | ab2 | greedy | ab3 | network | mcts200 | games | draws | draws among the top three |",
+            "| toy | 0 | — | — | — | — | 300 | — | — | 250 | 30 | 7 (0.23) | 7 of 30 |",
+            "| ruleset | random | greedy | ab1 | mcts200 | ab2 | ab3 | games | draws | draws among the top three |",
+            "| ludii-toy | 0 | 200 | — | 411 | — | — | 30 | 7 (0.23) | 7 of 30 |",
+        ],
+        "{stdout}"
+    );
+}
+
 /// `experiments/plot_study.py` with a further survey folder: its cells join the study's
 /// own on (ruleset, player), a cell without a rating is left out, and the `ludii-*`
 /// rulesets get their own figure; a survey still running is counted from its finished games.
