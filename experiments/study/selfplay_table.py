@@ -4,6 +4,7 @@ player (in the order of experiments/study/agents.txt), each cell `rate [95% CI] 
 
 Usage: python3 experiments/study/selfplay_table.py experiments/study [SURVEY_DIR]
        python3 experiments/study/selfplay_table.py experiments/study --networks
+       python3 experiments/study/selfplay_table.py experiments/study --elo SURVEY_DIR...
 Reads DIR/selfplay/ (default; or the survey folder named) through `survey_cells` of
 xxi_claim.py: its summary.csv, or, for a survey still running, its finished self-play
 games (the grid then says it is provisional). A cell marked `*` is still open: its
@@ -15,6 +16,13 @@ With --networks: a row per trained network's self-play folder (DIR/selfplay-az-*
 self-play cell each): the ruleset, the network's Elo [95% CI] and rank on the ruleset's
 ladder (DIR/ladder/<ruleset>/ratings.csv), its draw rate [95% CI] (games, `*` while
 open), its draws by the reason the game ended (from games.csv) and the mean plies.
+
+With --elo: the self-play cells of the survey folders named (e.g. the Ludii survey's
+four players, experiments/ludii, and the study's `alphabeta:depth=3` on the same
+rulesets, experiments/study/selfplay-ludii), a row per ruleset and a column per player,
+each cell `rate [95% CI] @ Elo`, the Elo from the ruleset's ladder
+(DIR/ladder/<ruleset>/ratings.csv; `—` while its ladder has not finished), and a last
+column with the draw rate of the highest-rated of those players.
 Standard library only.
 """
 
@@ -26,7 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from xxi_claim import elo_text, finished_games, player, ratings, survey_cells  # noqa: E402
 
 SHORT = {"random": "random", "greedy": "greedy", "mcts:sims=100": "mcts100", "mcts:sims=1000": "mcts1000",
-         "alphabeta:depth=1": "ab1", "alphabeta:depth=2": "ab2", "alphabeta:depth=3": "ab3"}
+         "alphabeta:depth=1": "ab1", "alphabeta:depth=2": "ab2", "alphabeta:depth=3": "ab3",
+         "mcts:sims=200": "mcts200"}
 
 
 def caps_of(config: dict) -> dict[str, int]:
@@ -94,12 +103,58 @@ def networks(study: Path) -> None:
         print(f"\nNo network self-play folder (selfplay-az-*) under {study}.")
 
 
+def by_elo(study: Path, surveys: list[Path]) -> None:
+    """The --elo table: each self-play cell's draw rate beside its player's Elo."""
+    cells: dict[str, dict[str, dict]] = {}
+    players: list[str] = []
+    for survey in surveys:
+        if not survey.is_dir():
+            sys.exit(f"error: {survey} is not a folder")
+        for c in survey_cells(survey):
+            first, _, second = c["pairing"].partition(" vs ")
+            if first != second:
+                continue
+            cells.setdefault(c["ruleset"], {})[first] = c
+            if first not in players:
+                players.append(first)
+    if not cells:
+        sys.exit(f"error: no self-play cell in {', '.join(map(str, surveys))}")
+    print("| ruleset | " + " | ".join(SHORT.get(p, p) for p in players) + " | the highest-rated player's draw rate |")
+    print("|---|" + "---|" * (len(players) + 1))
+    unrated = 0
+    for ruleset, row in cells.items():
+        ladder = ratings(study, ruleset)
+        out = []
+        for p in players:
+            c = row.get(p)
+            if c is None:
+                out.append("—")
+                continue
+            r = ladder.get(player(p, ruleset))
+            unrated += r is None
+            elo = "—" if r is None else f"{float(r['elo']):.0f}"
+            out.append(f"{float(c['draw_rate']):.2f} [{float(c['draw_lo']):.2f}, {float(c['draw_hi']):.2f}] @ {elo}")
+        rated = [(float(ladder[player(p, ruleset)]["elo"]), p) for p in row if player(p, ruleset) in ladder]
+        top = "—"
+        if rated:
+            _, best = max(rated)
+            top = f"{SHORT.get(best, best)} {float(row[best]['draw_rate']):.2f}"
+        print(f"| {ruleset} | " + " | ".join(out) + f" | {top} |")
+    if unrated:
+        print(f"\n{unrated} cells have no Elo yet (`—`): their ruleset's ladder has not finished.")
+
+
 def main() -> None:
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     study = Path(sys.argv[1])
     if sys.argv[2:] == ["--networks"]:
         networks(study)
+        return
+    if sys.argv[2:3] == ["--elo"]:
+        if len(sys.argv) < 4:
+            sys.exit(__doc__)
+        by_elo(study, [Path(a) for a in sys.argv[3:]])
         return
     survey = Path(sys.argv[2]) if len(sys.argv) > 2 else study / "selfplay"
     config = read_config(survey)

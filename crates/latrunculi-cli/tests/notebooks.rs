@@ -167,8 +167,11 @@ fn ladder_table_script_puts_ludii_ladders_apart_and_keeps_unknown_players() {
                     r,random,greedy,10,0,1,9\n\
                     r,random,mcts:sims=200,10,0,2,8\n\
                     r,greedy,mcts:sims=200,10,3,4,3\n";
-    std::fs::write(dir.join("ladder/toy/ratings.csv"), "rank,agent,elo\n1,greedy,300\n2,mcts:sims=200,250.2\n3,random,0\n")
-        .unwrap();
+    std::fs::write(
+        dir.join("ladder/toy/ratings.csv"),
+        "rank,agent,elo\n1,greedy,300\n2,mcts:sims=200,250.2\n3,random,0\n",
+    )
+    .unwrap();
     std::fs::write(dir.join("ladder/toy/pairings.csv"), pairings).unwrap();
     std::fs::write(
         dir.join("ladder/ludii-toy/ratings.csv"),
@@ -190,6 +193,57 @@ fn ladder_table_script_puts_ludii_ladders_apart_and_keeps_unknown_players() {
         ],
         "{stdout}"
     );
+}
+
+/// `experiments/study/selfplay_table.py --elo` on two survey folders: a row per ruleset, a
+/// column per self-play player of either folder (a pairing of two players left out),
+/// each cell's draw rate beside its player's Elo on the ruleset's ladder, `—` without a
+/// ladder, and the draw rate of the highest-rated player.
+#[test]
+fn selfplay_table_script_puts_each_cell_beside_its_elo() {
+    let dir = scratch("selfplay-table-elo", &["study/ladder/ludii-toy", "weak", "strong"]);
+    std::fs::write(
+        dir.join("study/ladder/ludii-toy/ratings.csv"),
+        "rank,agent,elo,elo_lo,elo_hi\n1,greedy,300.4,100,500\n2,alphabeta:depth=3,200,50,350\n3,random,0,0,0\n",
+    )
+    .unwrap();
+    let header = "ruleset,pairing,games,draw_rate,draw_lo,draw_hi,mean_plies\n";
+    std::fs::write(
+        dir.join("weak/summary.csv"),
+        format!(
+            "{header}ludii-toy,random vs random,50,1.0,0.93,1.0,1000\n\
+             ludii-toy,greedy vs greedy,50,0.84,0.78,0.88,900\n\
+             ludii-toy,random vs greedy,50,0.5,0.4,0.6,500\n\
+             ludii-other,random vs random,50,0.2,0.1,0.3,300\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("strong/summary.csv"),
+        format!("{header}ludii-toy,alphabeta:depth=3 vs alphabeta:depth=3,50,0,0,0.07,180\n"),
+    )
+    .unwrap();
+    let (study, weak, strong) = (dir.join("study"), dir.join("weak"), dir.join("strong"));
+    let out = python(&[
+        "experiments/study/selfplay_table.py",
+        study.to_str().unwrap(),
+        "--elo",
+        weak.to_str().unwrap(),
+        strong.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "selfplay_table.py --elo failed:\n{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let lines: Vec<&str> = stdout.lines().filter(|l| l.starts_with("| ") && !l.starts_with("|---")).collect();
+    assert_eq!(
+        lines,
+        [
+            "| ruleset | random | greedy | ab3 | the highest-rated player's draw rate |",
+            "| ludii-toy | 1.00 [0.93, 1.00] @ 0 | 0.84 [0.78, 0.88] @ 300 | 0.00 [0.00, 0.07] @ 200 | greedy 0.84 |",
+            "| ludii-other | 0.20 [0.10, 0.30] @ — | — | — | — |",
+        ],
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 cells have no Elo yet"), "{stdout}");
 }
 
 /// `experiments/plot_study.py` with a further survey folder: its cells join the study's
