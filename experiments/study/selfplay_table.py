@@ -107,6 +107,7 @@ def by_elo(study: Path, surveys: list[Path]) -> None:
     """The --elo table: each self-play cell's draw rate beside its player's Elo."""
     cells: dict[str, dict[str, dict]] = {}
     players: list[str] = []
+    partial = False
     for survey in surveys:
         if not survey.is_dir():
             sys.exit(f"error: {survey} is not a folder")
@@ -115,6 +116,7 @@ def by_elo(study: Path, surveys: list[Path]) -> None:
             if first != second:
                 continue
             cells.setdefault(c["ruleset"], {})[first] = c
+            partial |= c.get("partial") == "1"
             if first not in players:
                 players.append(first)
     if not cells:
@@ -142,6 +144,9 @@ def by_elo(study: Path, surveys: list[Path]) -> None:
         print(f"| {ruleset} | " + " | ".join(out) + f" | {top} |")
     if unrated:
         print(f"\n{unrated} cells have no Elo yet (`—`): their ruleset's ladder has not finished.")
+    if partial:
+        print("\nProvisional: a survey named has no summary.csv yet; its cells are counted from the games "
+              "finished so far.")
 
 
 def main() -> None:
