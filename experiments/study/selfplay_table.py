@@ -31,11 +31,8 @@ import tomllib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ladder_table import SHORT  # noqa: E402  (one table of the players' short names)
 from xxi_claim import elo_text, finished_games, player, ratings, survey_cells  # noqa: E402
-
-SHORT = {"random": "random", "greedy": "greedy", "mcts:sims=100": "mcts100", "mcts:sims=1000": "mcts1000",
-         "alphabeta:depth=1": "ab1", "alphabeta:depth=2": "ab2", "alphabeta:depth=3": "ab3",
-         "mcts:sims=200": "mcts200"}
 
 
 def caps_of(config: dict) -> dict[str, int]:
@@ -127,6 +124,7 @@ def by_elo(study: Path, surveys: list[Path]) -> None:
     for ruleset, row in cells.items():
         ladder = ratings(study, ruleset)
         out = []
+        rated = []  # (Elo, player) of the row's players that have one
         for p in players:
             c = row.get(p)
             if c is None:
@@ -134,9 +132,10 @@ def by_elo(study: Path, surveys: list[Path]) -> None:
                 continue
             r = ladder.get(player(p, ruleset))
             unrated += r is None
+            if r is not None:
+                rated.append((float(r["elo"]), p))
             elo = "—" if r is None else f"{float(r['elo']):.0f}"
             out.append(f"{float(c['draw_rate']):.2f} [{float(c['draw_lo']):.2f}, {float(c['draw_hi']):.2f}] @ {elo}")
-        rated = [(float(ladder[player(p, ruleset)]["elo"]), p) for p in row if player(p, ruleset) in ladder]
         top = "—"
         if rated:
             _, best = max(rated)

@@ -102,9 +102,7 @@ fn xxi_claim_script_computes_newcombe_intervals_and_the_verdict() {
          xxi,fresh,fresh,black,10\nxxi,fresh,fresh,dr",
     )
     .unwrap();
-    let out = python(&["experiments/study/xxi_claim.py", dir.to_str().unwrap()]);
-    assert!(out.status.success(), "xxi_claim.py failed:\n{}", text(&out));
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let (stdout, _) = script("experiments/study/xxi_claim.py", &[dir.to_str().unwrap()]);
     let fresh: Vec<&str> = stdout.lines().filter(|l| l.starts_with("| fresh |")).collect();
     assert!(fresh.len() == 1 && fresh[0].contains("| 1/2 = 0.50 | 0/1 = 0.00 |"), "{stdout}");
     assert!(stdout.contains("Provisional: the cells of fresh are counted"), "{stdout}");
@@ -150,9 +148,7 @@ fn ladder_table_script_counts_draws_among_the_top_three() {
     .unwrap();
     std::fs::write(dir.join("ladder/running/pairings.csv"), "ruleset,agent,opponent,games,wins,draws,losses\n")
         .unwrap();
-    let out = python(&["experiments/study/ladder_table.py", dir.to_str().unwrap()]);
-    assert!(out.status.success(), "ladder_table.py failed:\n{}", text(&out));
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let (stdout, _) = script("experiments/study/ladder_table.py", &[dir.to_str().unwrap()]);
     let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| ruleset")).collect();
     assert_eq!(rows, ["| toy | 0 | — | — | — | — | 651 | 900 | 700 | 120 | 26 (0.22) | 20 of 60 |"], "{stdout}");
 }
@@ -179,9 +175,7 @@ fn ladder_table_script_puts_ludii_ladders_apart_and_keeps_unknown_players() {
     )
     .unwrap();
     std::fs::write(dir.join("ladder/ludii-toy/pairings.csv"), pairings).unwrap();
-    let out = python(&["experiments/study/ladder_table.py", dir.to_str().unwrap()]);
-    assert!(out.status.success(), "ladder_table.py failed:\n{}", text(&out));
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let (stdout, _) = script("experiments/study/ladder_table.py", &[dir.to_str().unwrap()]);
     let lines: Vec<&str> = stdout.lines().filter(|l| l.starts_with("| ") && !l.starts_with("|---")).collect();
     assert_eq!(
         lines,
@@ -224,15 +218,10 @@ fn selfplay_table_script_puts_each_cell_beside_its_elo() {
     )
     .unwrap();
     let (study, weak, strong) = (dir.join("study"), dir.join("weak"), dir.join("strong"));
-    let out = python(&[
+    let (stdout, _) = script(
         "experiments/study/selfplay_table.py",
-        study.to_str().unwrap(),
-        "--elo",
-        weak.to_str().unwrap(),
-        strong.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "selfplay_table.py --elo failed:\n{}", text(&out));
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        &[study.to_str().unwrap(), "--elo", weak.to_str().unwrap(), strong.to_str().unwrap()],
+    );
     let lines: Vec<&str> = stdout.lines().filter(|l| l.starts_with("| ") && !l.starts_with("|---")).collect();
     assert_eq!(
         lines,
@@ -270,9 +259,8 @@ fn plot_study_joins_a_further_survey_folder_and_draws_ludii_apart() {
     )
     .unwrap();
     let study = dir.join("study");
-    let out = python(&["experiments/plot_study.py", study.to_str().unwrap(), dir.join("survey").to_str().unwrap()]);
-    assert!(out.status.success(), "plot_study.py failed:\n{}", text(&out));
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let (stdout, out) =
+        script("experiments/plot_study.py", &[study.to_str().unwrap(), dir.join("survey").to_str().unwrap()]);
     let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| ruleset")).collect();
     assert_eq!(
         rows,
