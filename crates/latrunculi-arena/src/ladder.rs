@@ -3,8 +3,9 @@
 //! results by maximum likelihood, anchored at `random` = 0.
 //!
 //! Output folder: `games.csv` (every game, the columns of `play`), `pairings.csv` (one
-//! row per pairing, the columns of `eval`), `ratings.csv` and `ratings.svg`. The columns
-//! are documented in `experiments/README.md`. Pairing `(i, j)` (agents in file order,
+//! row per pairing, the columns of `eval`), `ratings.csv` and `ratings.svg`, and while a
+//! pairing is played [`PENDING_FILE`] (its games so far, so that `--resume` after a kill
+//! plays only the games it lacks). The columns are documented in `experiments/README.md`. Pairing `(i, j)` (agents in file order,
 //! `i < j`) plays `--games` games with seeds
 //! [`game_seed`](crate::game::game_seed)`(seed, g)`, agent `i` White in even games.
 //!
@@ -17,14 +18,18 @@
 //! them. A SLURM job array runs shard `$SLURM_ARRAY_TASK_ID/N` per task.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use latrunculi_rules::Ruleset;
+use rayon::prelude::*;
 
 use crate::elo::{PairResult, Wdl, fit_ratings};
 use crate::eval::{EVAL_COLUMNS, PairingSummary, check_new_file, num, play_pairing, summary_line};
-use crate::game::{GameRow, RulesetChoice, canonical_spec, games_header, progress_bar};
+use crate::game::{
+    GameJob, GameRow, RulesetChoice, canonical_spec, colours, game_seed, games_header, play_game, progress_bar,
+};
 use crate::io::write_atomic;
 use crate::stats::Z95;
 
@@ -326,14 +331,16 @@ pub enum LadderMode {
         force: bool,
     },
     /// Continue an interrupted ladder: keep the finished pairings (checked against the
-    /// plan) and their games, play the others.
+    /// plan) and their games, and the finished games of the pairing in progress
+    /// ([`PENDING_FILE`]); play the rest.
     Resume,
     /// Play nothing: refit the ratings from the folder's `pairings.csv`.
     RateOnly,
 }
 
 /// Runs a ladder into `out`: plays the round robin (or, with [`LadderMode::RateOnly`],
-/// reads its pairings), writing `games.csv` and `pairings.csv` after every pairing, then
+/// reads its pairings), writing `games.csv` and `pairings.csv` after every pairing (and
+/// each game to [`PENDING_FILE`] as it ends, for [`LadderMode::Resume`]), then
 /// fits the ratings and writes `ratings.csv` and `ratings.svg`. Returns the rating rows,
 /// best first.
 /// With a shard in the plan, only that shard's pairings are played and nothing is rated
@@ -366,14 +373,23 @@ pub fn run_ladder(plan: &LadderPlan, out: &Path, mode: LadderMode) -> anyhow::Re
                 // pairing): start afresh in the folder.
                 Finished::default()
             };
-            play_round_robin(plan, &files, done)?
+            let pending = read_pending(plan, &pending_file(&files), done.pairings.len())?;
+            if !pending.is_empty() {
+                eprintln!(
+                    "resuming: {} of {} games of the next pairing already in {}",
+                    pending.len(),
+                    plan.games,
+                    pending_file(&files).display()
+                );
+            }
+            play_round_robin(plan, &files, done, pending)?
         }
         LadderMode::Fresh { force } => {
-            for f in &files {
+            for f in files.iter().chain([&pending_file(&files)]) {
                 check_new_file(f, force)?;
             }
             check_shard_folder(plan, out, force)?;
-            play_round_robin(plan, &files, Finished::default())?
+            play_round_robin(plan, &files, Finished::default(), Vec::new())?
         }
     };
     if plan.shard.is_some() {
@@ -622,16 +638,21 @@ fn read_finished(plan: &LadderPlan, files: &[PathBuf; 4]) -> anyhow::Result<Fini
 }
 
 /// Plays every pairing of the round robin not yet in `done`, writing games.csv and
-/// pairings.csv after each.
+/// pairings.csv after each. `pending` holds the games of the next pairing that an
+/// interrupted run finished ([`read_pending`]); only its other games are played. Every
+/// game is appended to [`PENDING_FILE`] as it ends (so a run killed in a long pairing
+/// keeps its finished games), and the file is removed once its pairing is written.
 fn play_round_robin(
     plan: &LadderPlan,
     files: &[PathBuf; 4],
     done: Finished,
+    mut pending: Vec<GameRow>,
 ) -> anyhow::Result<Vec<(usize, usize, PairingSummary)>> {
     let (rs, label, agents) = (&plan.ruleset, plan.label.as_str(), plan.agents.as_slice());
     let pairs = plan.pairs();
     let skip = done.pairings.len();
-    let bar = progress_bar(pairs.len() as u64 * plan.games as u64, (skip * plan.games as usize) as u64);
+    let pending_path = pending_file(files);
+    let bar = progress_bar(pairs.len() as u64 * plan.games as u64, (skip * plan.games as usize + pending.len()) as u64);
     let (mut games_text, mut pairings_text, mut pairings) = if skip == 0 {
         (games_header().into_bytes(), format!("{}\n", EVAL_COLUMNS.join(",")), Vec::new())
     } else {
@@ -639,6 +660,51 @@ fn play_round_robin(
     };
     for &(i, j) in &pairs[skip..] {
         bar.set_message(format!("{} vs {}", agents[i], agents[j]));
+        let resumed = std::mem::take(&mut pending);
+        // The pending file rewritten with the resumed games only, then appended to.
+        let mut text = games_header().into_bytes();
+        for r in &resumed {
+            text.extend(r.to_csv_line()?);
+        }
+        write_atomic(&pending_path, &text)?;
+        let file = std::sync::Mutex::new(
+            std::fs::OpenOptions::new()
+                .append(true)
+                .open(&pending_path)
+                .with_context(|| format!("cannot open {}", pending_path.display()))?,
+        );
+        let have: std::collections::BTreeSet<u32> = resumed.iter().map(|r| r.game).collect();
+        let todo: Vec<u32> = (0..plan.games).filter(|g| !have.contains(g)).collect();
+        let new = todo
+            .into_par_iter()
+            .map(|game| {
+                let (white, black) = colours(&agents[i], &agents[j], game, true);
+                let job = GameJob {
+                    ruleset: rs,
+                    label,
+                    game,
+                    seed: game_seed(plan.seed, game),
+                    white,
+                    black,
+                    ply_cap: plan.ply_cap,
+                };
+                let row = play_game(&job)?;
+                let line = row.to_csv_line()?;
+                {
+                    let mut f = file.lock().map_err(|_| anyhow::anyhow!("{} lock poisoned", pending_path.display()))?;
+                    f.write_all(&line)
+                        .and_then(|_| f.flush())
+                        .with_context(|| format!("cannot write {}", pending_path.display()))?;
+                }
+                bar.inc(1);
+                Ok(row)
+            })
+            .collect::<anyhow::Result<Vec<GameRow>>>()?;
+        let mut rows = resumed;
+        rows.extend(new);
+        rows.sort_by_key(|r| r.game);
+        // Every game is played: this only tallies them (in game order, as a run that
+        // was never interrupted does).
         let (summary, rows) = play_pairing(
             rs,
             label,
@@ -648,8 +714,8 @@ fn play_round_robin(
             plan.seed,
             plan.ply_cap,
             None,
-            Vec::new(),
-            &|| bar.inc(1),
+            rows,
+            &|| (),
             &mut |_, _| Ok(()),
         )?;
         for r in &rows {
@@ -660,10 +726,106 @@ fn play_round_robin(
         // Written after every pairing, so an interrupted ladder keeps its games.
         write_atomic(&files[0], &games_text)?;
         write_atomic(&files[1], pairings_text.as_bytes())?;
+        remove_pending(&pending_path)?;
         pairings.push((i, j, summary));
     }
+    // (A pending file left by a run killed just after writing its last pairing.)
+    remove_pending(&pending_path)?;
     bar.finish_and_clear();
     Ok(pairings)
+}
+
+/// The file of a ladder folder that holds the finished games of the pairing in progress
+/// (the games header, then one row per game in the order the games ended); removed once
+/// the pairing is written to games.csv and pairings.csv.
+pub const PENDING_FILE: &str = "pending.csv";
+
+/// The pending file of the folder of `files`.
+fn pending_file(files: &[PathBuf; 4]) -> PathBuf {
+    files[0].with_file_name(PENDING_FILE)
+}
+
+/// Removes the pending file if it exists.
+fn remove_pending(path: &Path) -> anyhow::Result<()> {
+    match std::fs::remove_file(path) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e).with_context(|| format!("cannot remove {}", path.display())),
+    }
+}
+
+/// Why a pending game row is not a game of pairing `pair` of `plan`, if it is not.
+fn pending_mismatch(plan: &LadderPlan, pair: (usize, usize), row: &GameRow) -> Option<String> {
+    let (white, black) = colours(&plan.agents[pair.0], &plan.agents[pair.1], row.game, true);
+    if row.game >= plan.games {
+        Some(format!("game {} of a pairing of {} games", row.game, plan.games))
+    } else if row.ruleset != plan.label || row.white != white || row.black != black {
+        Some(format!(
+            "game {} {} vs {} on {}, expected {white} vs {black} on {}",
+            row.game, row.white, row.black, row.ruleset, plan.label
+        ))
+    } else if row.seed != game_seed(plan.seed, row.game) {
+        Some(format!("game {} has seed {}, not the seed of this run's game (--seed {})", row.game, row.seed, plan.seed))
+    } else if row.plies > plan.ply_cap {
+        Some(format!("game {} lasts {} plies, beyond the ply cap {}", row.game, row.plies, plan.ply_cap))
+    } else {
+        None
+    }
+}
+
+/// Reads the games an interrupted run finished of pairing `next` (an index into
+/// [`LadderPlan::pairs`]) from the pending file at `path`: none if the file is missing,
+/// or if it holds the games of the pairing before (a run killed between writing that
+/// pairing and removing the file). A last line cut short by a kill is dropped; any
+/// other row that is not a game of that pairing stops the run with an error naming the
+/// line.
+fn read_pending(plan: &LadderPlan, path: &Path, next: usize) -> anyhow::Result<Vec<GameRow>> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let pairs = plan.pairs();
+    let header = games_header();
+    if !bytes.starts_with(header.as_bytes()) {
+        // (A kill while the file was first written leaves at most an empty file.)
+        if header.as_bytes().starts_with(&bytes) {
+            return Ok(Vec::new());
+        }
+        anyhow::bail!("{}: the first line is not the games header; cannot resume", path.display());
+    }
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
+    let mut reader = csv::Reader::from_reader(&bytes[..complete]);
+    let mut rows: Vec<GameRow> = Vec::new();
+    for (k, row) in reader.deserialize::<GameRow>().enumerate() {
+        let line = k + 2;
+        let row = row.with_context(|| format!("{} line {line}: not a game row; cannot resume", path.display()))?;
+        if rows.iter().any(|r| r.game == row.game) {
+            anyhow::bail!("{} line {line}: game {} appears twice; cannot resume", path.display(), row.game);
+        }
+        rows.push(row);
+    }
+    let Some(&pair) = pairs.get(next) else {
+        return Ok(Vec::new());
+    };
+    let stale =
+        next > 0 && !rows.is_empty() && rows.iter().all(|r| pending_mismatch(plan, pairs[next - 1], r).is_none());
+    if stale {
+        return Ok(Vec::new());
+    }
+    for (k, row) in rows.iter().enumerate() {
+        if let Some(why) = pending_mismatch(plan, pair, row) {
+            anyhow::bail!(
+                "{} line {}: {why} (pairing {} of the round robin is '{}' vs '{}'); cannot resume",
+                path.display(),
+                k + 2,
+                next + 1,
+                plan.agents[pair.0],
+                plan.agents[pair.1]
+            );
+        }
+    }
+    Ok(rows)
 }
 
 #[cfg(test)]

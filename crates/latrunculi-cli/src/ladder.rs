@@ -42,8 +42,9 @@ pub struct LadderArgs {
     pub force: bool,
     /// Continue an interrupted ladder in the same folder: the pairings already in
     /// `pairings.csv` (checked against the agents file, `--games` and `--seed`) and their
-    /// games in `games.csv` are kept, the others played. The files end as an
-    /// uninterrupted run writes them.
+    /// games in `games.csv` are kept, and the finished games of the pairing in progress
+    /// (`pending.csv`); the others are played. The files end as an uninterrupted run
+    /// writes them.
     #[arg(long, conflicts_with_all = ["force", "rate_only"])]
     pub resume: bool,
     /// Play nothing: refit ratings.csv and ratings.svg from the folder's pairings.csv

@@ -267,6 +267,79 @@ fn interrupted_ladder_resumes_to_identical_files() {
 }
 
 #[test]
+fn a_ladder_killed_inside_a_pairing_keeps_its_finished_games() {
+    let dir = scratch("ladder-pending");
+    let agents = dir.join("agents.txt");
+    std::fs::write(&agents, "random\ngreedy\nalphabeta:depth=1\n").unwrap();
+    let run = |out: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "ladder",
+            "-r",
+            "kowalski",
+            "--board",
+            "6x6",
+            "--agents",
+            agents.to_str().unwrap(),
+            "--games",
+            "4",
+            "--ply-cap",
+            "60",
+            "--seed",
+            "9",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        latrunculi(&args)
+    };
+    let whole = dir.join("whole");
+    let o = run(&whole, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!whole.join("pending.csv").exists(), "a finished ladder leaves no pending file");
+    let files = ["games.csv", "pairings.csv", "ratings.csv", "ratings.svg"];
+    let read = |d: &Path, f: &str| std::fs::read(d.join(f)).unwrap();
+    let pairings = String::from_utf8(read(&whole, "pairings.csv")).unwrap();
+    let games = String::from_utf8(read(&whole, "games.csv")).unwrap();
+    let (plines, glines): (Vec<&str>, Vec<&str>) = (pairings.lines().collect(), games.lines().collect());
+    assert_eq!((plines.len(), glines.len()), (4, 13));
+    // Killed in the third pairing (greedy vs alphabeta:depth=1, games.csv lines 10-13)
+    // with games 3 and 1 finished, in that order, and game 0 cut short mid-line.
+    let cut = dir.join("cut");
+    std::fs::create_dir_all(&cut).unwrap();
+    std::fs::write(cut.join("pairings.csv"), format!("{}\n", plines[..3].join("\n"))).unwrap();
+    std::fs::write(cut.join("games.csv"), format!("{}\n", glines[..9].join("\n"))).unwrap();
+    let half = &glines[9][..glines[9].len() / 2];
+    let pending = format!("{}\n{}\n{}\n{half}", glines[0], glines[12], glines[10]);
+    std::fs::write(cut.join("pending.csv"), &pending).unwrap();
+    // Without --resume the folder is refused.
+    assert!(stderr(&run(&cut, &[])).contains("already exists"));
+    // A row of another pairing is refused, naming the file and line.
+    std::fs::write(cut.join("pending.csv"), format!("{}\n{}\n{}\n", glines[0], glines[12], glines[1])).unwrap();
+    let e = stderr(&run(&cut, &["--resume"]));
+    assert!(e.contains("pending.csv line 3") && e.contains("greedy vs alphabeta:depth=1"), "{e}");
+    std::fs::write(cut.join("pending.csv"), &pending).unwrap();
+    let o = run(&cut, &["--resume"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("2 of 4 games of the next pairing"), "{}", stderr(&o));
+    for f in files {
+        assert_eq!(read(&cut, f), read(&whole, f), "{f}");
+    }
+    assert!(!cut.join("pending.csv").exists());
+    // A pending file of the pairing already written (a kill before it was removed) is
+    // left out, and removed.
+    std::fs::write(cut.join("pairings.csv"), format!("{}\n", plines[..3].join("\n"))).unwrap();
+    std::fs::write(cut.join("games.csv"), format!("{}\n", glines[..9].join("\n"))).unwrap();
+    std::fs::write(cut.join("pending.csv"), format!("{}\n{}\n{}\n", glines[0], glines[6], glines[5])).unwrap();
+    let o = run(&cut, &["--resume"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("of the next pairing"), "{}", stderr(&o));
+    for f in files {
+        assert_eq!(read(&cut, f), read(&whole, f), "{f}");
+    }
+    assert!(!cut.join("pending.csv").exists());
+}
+
+#[test]
 fn interrupted_eval_resumes_to_identical_files() {
     let dir = scratch("eval-resume");
     let run_seed = |name: &str, seed: &str, extra: &[&str]| {
