@@ -198,32 +198,37 @@ fn ladder_rates_a_round_robin_with_a_model() {
     assert!(no_anchor.contains("anchor"), "{no_anchor}");
 }
 
+/// Runs `latrunculi ladder` on kowalski 6×6 with the agents file `agents`, `--games`,
+/// `--ply-cap`, `--seed` and `--out`, and the `extra` arguments.
+fn ladder_on_kowalski_6x6(agents: &Path, games: u32, cap: u32, seed: &str, out: &Path, extra: &[&str]) -> Output {
+    let (games, cap) = (games.to_string(), cap.to_string());
+    let mut args = vec![
+        "ladder",
+        "-r",
+        "kowalski",
+        "--board",
+        "6x6",
+        "--agents",
+        agents.to_str().unwrap(),
+        "--games",
+        &games,
+        "--ply-cap",
+        &cap,
+        "--seed",
+        seed,
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    latrunculi(&args)
+}
+
 #[test]
 fn interrupted_ladder_resumes_to_identical_files() {
     let dir = scratch("ladder-resume");
     let agents = dir.join("agents.txt");
     std::fs::write(&agents, "random\ngreedy\nmcts:sims=8\nalphabeta:depth=1\n").unwrap();
-    let run_seed = |out: &Path, seed: &str, extra: &[&str]| {
-        let mut args = vec![
-            "ladder",
-            "-r",
-            "kowalski",
-            "--board",
-            "6x6",
-            "--agents",
-            agents.to_str().unwrap(),
-            "--games",
-            "3",
-            "--ply-cap",
-            "60",
-            "--seed",
-            seed,
-            "--out",
-            out.to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
-        latrunculi(&args)
-    };
+    let run_seed = |out: &Path, seed: &str, extra: &[&str]| ladder_on_kowalski_6x6(&agents, 3, 60, seed, out, extra);
     let run = |out: &Path, extra: &[&str]| run_seed(out, "5", extra);
     let whole = dir.join("whole");
     let o = run(&whole, &[]);
@@ -271,27 +276,7 @@ fn a_ladder_killed_inside_a_pairing_keeps_its_finished_games() {
     let dir = scratch("ladder-pending");
     let agents = dir.join("agents.txt");
     std::fs::write(&agents, "random\ngreedy\nalphabeta:depth=1\n").unwrap();
-    let run = |out: &Path, extra: &[&str]| {
-        let mut args = vec![
-            "ladder",
-            "-r",
-            "kowalski",
-            "--board",
-            "6x6",
-            "--agents",
-            agents.to_str().unwrap(),
-            "--games",
-            "4",
-            "--ply-cap",
-            "60",
-            "--seed",
-            "9",
-            "--out",
-            out.to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
-        latrunculi(&args)
-    };
+    let run = |out: &Path, extra: &[&str]| ladder_on_kowalski_6x6(&agents, 4, 60, "9", out, extra);
     let whole = dir.join("whole");
     let o = run(&whole, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -398,27 +383,7 @@ fn three_ladder_shards_merge_into_the_files_of_one_run() {
     let dir = scratch("ladder-shards");
     let agents = dir.join("agents.txt");
     std::fs::write(&agents, "random\ngreedy\nalphabeta:depth=1\nmcts:sims=8\n").unwrap();
-    let ladder = |out: &Path, extra: &[&str]| {
-        let mut args = vec![
-            "ladder",
-            "--ruleset",
-            "kowalski",
-            "--board",
-            "6x6",
-            "--agents",
-            agents.to_str().unwrap(),
-            "--games",
-            "2",
-            "--ply-cap",
-            "80",
-            "--seed",
-            "9",
-            "--out",
-            out.to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
-        latrunculi(&args)
-    };
+    let ladder = |out: &Path, extra: &[&str]| ladder_on_kowalski_6x6(&agents, 2, 80, "9", out, extra);
     let whole = dir.join("whole");
     let o = ladder(&whole, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
