@@ -198,6 +198,27 @@ fn ladder_rates_a_round_robin_with_a_model() {
     assert!(no_anchor.contains("anchor"), "{no_anchor}");
 }
 
+/// The files a ladder folder ends with.
+const LADDER_FILES: [&str; 4] = ["games.csv", "pairings.csv", "ratings.csv", "ratings.svg"];
+
+/// The bytes of file `f` of folder `d`.
+fn read_file(d: &Path, f: &str) -> Vec<u8> {
+    std::fs::read(d.join(f)).unwrap()
+}
+
+/// The text of file `f` of folder `d`.
+fn text_of(d: &Path, f: &str) -> String {
+    String::from_utf8(read_file(d, f)).unwrap()
+}
+
+/// Writes the folder a ladder killed at some moment leaves: the first lines of its
+/// pairings.csv and games.csv (headers included).
+fn write_cut(cut: &Path, pairings: &[&str], games: &[&str]) {
+    std::fs::create_dir_all(cut).unwrap();
+    std::fs::write(cut.join("pairings.csv"), format!("{}\n", pairings.join("\n"))).unwrap();
+    std::fs::write(cut.join("games.csv"), format!("{}\n", games.join("\n"))).unwrap();
+}
+
 /// Runs `latrunculi ladder` on kowalski 6×6 with the agents file `agents`, `--games`,
 /// `--ply-cap`, `--seed` and `--out`, and the `extra` arguments.
 fn ladder_on_kowalski_6x6(agents: &Path, games: u32, cap: u32, seed: &str, out: &Path, extra: &[&str]) -> Output {
@@ -233,17 +254,13 @@ fn interrupted_ladder_resumes_to_identical_files() {
     let whole = dir.join("whole");
     let o = run(&whole, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let files = ["games.csv", "pairings.csv", "ratings.csv", "ratings.svg"];
-    let read = |d: &Path, f: &str| std::fs::read(d.join(f)).unwrap();
-    let pairings = String::from_utf8(read(&whole, "pairings.csv")).unwrap();
-    let games = String::from_utf8(read(&whole, "games.csv")).unwrap();
+    let (files, read) = (LADDER_FILES, read_file);
+    let (pairings, games) = (text_of(&whole, "pairings.csv"), text_of(&whole, "games.csv"));
     let (plines, glines): (Vec<&str>, Vec<&str>) = (pairings.lines().collect(), games.lines().collect());
     assert_eq!((plines.len(), glines.len()), (7, 19));
     // A run killed after two pairings, between the games and the pairings of the third.
     let cut = dir.join("cut");
-    std::fs::create_dir_all(&cut).unwrap();
-    std::fs::write(cut.join("pairings.csv"), format!("{}\n", plines[..3].join("\n"))).unwrap();
-    std::fs::write(cut.join("games.csv"), format!("{}\n", glines[..11].join("\n"))).unwrap();
+    write_cut(&cut, &plines[..3], &glines[..11]);
     // Without --resume the folder is refused; with it the run ends as the whole one.
     assert!(stderr(&run(&cut, &[])).contains("already exists"));
     let o = run(&cut, &["--resume"]);
@@ -281,18 +298,14 @@ fn a_ladder_killed_inside_a_pairing_keeps_its_finished_games() {
     let o = run(&whole, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!whole.join("pending.csv").exists(), "a finished ladder leaves no pending file");
-    let files = ["games.csv", "pairings.csv", "ratings.csv", "ratings.svg"];
-    let read = |d: &Path, f: &str| std::fs::read(d.join(f)).unwrap();
-    let pairings = String::from_utf8(read(&whole, "pairings.csv")).unwrap();
-    let games = String::from_utf8(read(&whole, "games.csv")).unwrap();
+    let (files, read) = (LADDER_FILES, read_file);
+    let (pairings, games) = (text_of(&whole, "pairings.csv"), text_of(&whole, "games.csv"));
     let (plines, glines): (Vec<&str>, Vec<&str>) = (pairings.lines().collect(), games.lines().collect());
     assert_eq!((plines.len(), glines.len()), (4, 13));
     // Killed in the third pairing (greedy vs alphabeta:depth=1, games.csv lines 10-13)
     // with games 3 and 1 finished, in that order, and game 0 cut short mid-line.
     let cut = dir.join("cut");
-    std::fs::create_dir_all(&cut).unwrap();
-    std::fs::write(cut.join("pairings.csv"), format!("{}\n", plines[..3].join("\n"))).unwrap();
-    std::fs::write(cut.join("games.csv"), format!("{}\n", glines[..9].join("\n"))).unwrap();
+    write_cut(&cut, &plines[..3], &glines[..9]);
     let half = &glines[9][..glines[9].len() / 2];
     let pending = format!("{}\n{}\n{}\n{half}", glines[0], glines[12], glines[10]);
     std::fs::write(cut.join("pending.csv"), &pending).unwrap();
@@ -312,8 +325,7 @@ fn a_ladder_killed_inside_a_pairing_keeps_its_finished_games() {
     assert!(!cut.join("pending.csv").exists());
     // A pending file of the pairing already written (a kill before it was removed) is
     // left out, and removed.
-    std::fs::write(cut.join("pairings.csv"), format!("{}\n", plines[..3].join("\n"))).unwrap();
-    std::fs::write(cut.join("games.csv"), format!("{}\n", glines[..9].join("\n"))).unwrap();
+    write_cut(&cut, &plines[..3], &glines[..9]);
     std::fs::write(cut.join("pending.csv"), format!("{}\n{}\n{}\n", glines[0], glines[6], glines[5])).unwrap();
     let o = run(&cut, &["--resume"]);
     assert!(o.status.success(), "{}", stderr(&o));
