@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::game::{
     GameJob, GameRow, RulesetChoice, canonical_spec, colours, game_seed, play_game_observed, progress_bar, tally,
 };
-use crate::io::write_atomic;
+use crate::io::Journal;
 
 /// The games file; its presence marks a finished dataset.
 pub const GAMES_FILE: &str = "games.jsonl";
@@ -393,13 +393,7 @@ impl DatasetPlan {
         for g in &done {
             text.push_str(&journal_line(g)?);
         }
-        write_atomic(&journal, text.as_bytes())?;
-        let file = std::sync::Mutex::new(
-            std::fs::OpenOptions::new()
-                .append(true)
-                .open(&journal)
-                .with_context(|| format!("cannot open {}", journal.display()))?,
-        );
+        let file = Journal::create(&journal, text.as_bytes())?;
         let have: std::collections::BTreeSet<u32> = done.iter().map(|g| g.row.game).collect();
         let bar = progress_bar(self.games as u64, have.len() as u64);
         let todo: Vec<u32> = (0..self.games).filter(|g| !have.contains(g)).collect();
@@ -417,13 +411,7 @@ impl DatasetPlan {
                     ply_cap: self.ply_cap,
                 };
                 let out = play_game_samples(&job)?;
-                let line = journal_line(&out)?;
-                {
-                    let mut f = file.lock().map_err(|_| anyhow::anyhow!("journal lock poisoned"))?;
-                    f.write_all(line.as_bytes())
-                        .and_then(|_| f.flush())
-                        .with_context(|| format!("cannot write {}", journal.display()))?;
-                }
+                file.append(journal_line(&out)?.as_bytes())?;
                 bar.inc(1);
                 Ok(out)
             })

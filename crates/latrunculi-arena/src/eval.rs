@@ -166,6 +166,21 @@ impl PairingTally {
     }
 }
 
+/// The summary of a pairing's games (in game order), given the agent's results over
+/// them and the state of the sequential test.
+fn summarise(opponent: &str, wdl: Wdl, rows: &[GameRow], sprt: Option<(SprtDecision, f64)>) -> PairingSummary {
+    let mean_plies =
+        if rows.is_empty() { 0.0 } else { rows.iter().map(|r| r.plies as f64).sum::<f64>() / rows.len() as f64 };
+    PairingSummary { opponent: opponent.to_string(), wdl, mean_plies, sprt }
+}
+
+/// The summary of a pairing played without a sequential test, from its games in game
+/// order (the agent White in even games): what [`play_pairing`] returns for them.
+pub fn summarise_games(opponent: &str, rows: &[GameRow]) -> PairingSummary {
+    let wdl = rows.iter().fold(Wdl::default(), |w, r| w + agent_result(r, r.game));
+    summarise(opponent, wdl, rows, None)
+}
+
 /// Plays one pairing (agent first) and returns its summary and games, continuing from
 /// `resumed`, the pairing's first games as an earlier run played them (game indices
 /// `0..resumed.len()`; empty for a fresh pairing). Games are played in parallel chunks
@@ -186,11 +201,7 @@ pub fn play_pairing(
     on_game: &(dyn Fn() + Sync),
     on_chunk: &mut dyn FnMut(&PairingSummary, &[GameRow]) -> anyhow::Result<()>,
 ) -> anyhow::Result<(PairingSummary, Vec<GameRow>)> {
-    let summarise = |wdl: Wdl, rows: &[GameRow], sprt: Option<(SprtDecision, f64)>| {
-        let mean_plies =
-            if rows.is_empty() { 0.0 } else { rows.iter().map(|r| r.plies as f64).sum::<f64>() / rows.len() as f64 };
-        PairingSummary { opponent: opponent.to_string(), wdl, mean_plies, sprt }
-    };
+    let summarise = |wdl, rows: &[GameRow], sprt| summarise(opponent, wdl, rows, sprt);
     let chunk = CHUNK;
     let mut tally = PairingTally::default();
     for row in resumed {

@@ -1,6 +1,8 @@
 //! Writing result files.
 
-use std::path::Path;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use anyhow::Context as _;
 
@@ -13,6 +15,34 @@ pub fn write_atomic(path: &Path, contents: impl AsRef<[u8]>) -> anyhow::Result<(
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     latrunculi_az::checkpoint::atomic_write(path, contents.as_ref())
         .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// An append-only file of a run in progress (a journal of finished games), shared by
+/// the threads that play them: each [`Journal::append`] writes and flushes one record,
+/// so a killed run leaves every record it appended (and at most a last one cut short).
+#[derive(Debug)]
+pub struct Journal {
+    path: PathBuf,
+    file: Mutex<std::fs::File>,
+}
+
+impl Journal {
+    /// Writes `contents` to `path` atomically ([`write_atomic`]: a header and the records
+    /// an earlier run left, say), then opens it for appending.
+    pub fn create(path: &Path, contents: impl AsRef<[u8]>) -> anyhow::Result<Journal> {
+        write_atomic(path, contents)?;
+        let file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot open {}", path.display()))?;
+        Ok(Journal { path: path.to_path_buf(), file: Mutex::new(file) })
+    }
+
+    /// Appends `record` and flushes it. Errors name the file.
+    pub fn append(&self, record: &[u8]) -> anyhow::Result<()> {
+        let mut f = self.file.lock().map_err(|_| anyhow::anyhow!("{}: lock poisoned", self.path.display()))?;
+        f.write_all(record).and_then(|_| f.flush()).with_context(|| format!("cannot write {}", self.path.display()))
+    }
 }
 
 /// The name of the lock file [`lock_folder`] keeps in an output folder.

@@ -5,8 +5,8 @@
 //! Output folder: `games.csv` (every game, the columns of `play`), `pairings.csv` (one
 //! row per pairing, the columns of `eval`), `ratings.csv` and `ratings.svg`, and while a
 //! pairing is played [`PENDING_FILE`] (its games so far, so that `--resume` after a kill
-//! plays only the games it lacks). The columns are documented in `experiments/README.md`. Pairing `(i, j)` (agents in file order,
-//! `i < j`) plays `--games` games with seeds
+//! plays only the games it lacks). The columns are documented in `experiments/README.md`.
+//! Pairing `(i, j)` (agents in file order, `i < j`) plays `--games` games with seeds
 //! [`game_seed`](crate::game::game_seed)`(seed, g)`, agent `i` White in even games.
 //!
 //! # Shards
@@ -18,7 +18,6 @@
 //! them. A SLURM job array runs shard `$SLURM_ARRAY_TASK_ID/N` per task.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
@@ -26,11 +25,11 @@ use latrunculi_rules::Ruleset;
 use rayon::prelude::*;
 
 use crate::elo::{PairResult, Wdl, fit_ratings};
-use crate::eval::{EVAL_COLUMNS, PairingSummary, check_new_file, num, play_pairing, summary_line};
+use crate::eval::{EVAL_COLUMNS, PairingSummary, check_new_file, num, summarise_games, summary_line};
 use crate::game::{
     GameJob, GameRow, RulesetChoice, canonical_spec, colours, game_seed, games_header, play_game, progress_bar,
 };
-use crate::io::write_atomic;
+use crate::io::{Journal, write_atomic};
 use crate::stats::Z95;
 
 /// The columns of ratings.csv, in order.
@@ -373,13 +372,14 @@ pub fn run_ladder(plan: &LadderPlan, out: &Path, mode: LadderMode) -> anyhow::Re
                 // pairing): start afresh in the folder.
                 Finished::default()
             };
-            let pending = read_pending(plan, &pending_file(&files), done.pairings.len())?;
+            let pending_path = pending_file(&files);
+            let pending = read_pending(plan, &pending_path, done.pairings.len())?;
             if !pending.is_empty() {
                 eprintln!(
                     "resuming: {} of {} games of the next pairing already in {}",
                     pending.len(),
                     plan.games,
-                    pending_file(&files).display()
+                    pending_path.display()
                 );
             }
             play_round_robin(plan, &files, done, pending)?
@@ -666,13 +666,7 @@ fn play_round_robin(
         for r in &resumed {
             text.extend(r.to_csv_line()?);
         }
-        write_atomic(&pending_path, &text)?;
-        let file = std::sync::Mutex::new(
-            std::fs::OpenOptions::new()
-                .append(true)
-                .open(&pending_path)
-                .with_context(|| format!("cannot open {}", pending_path.display()))?,
-        );
+        let journal = Journal::create(&pending_path, &text)?;
         let have: std::collections::BTreeSet<u32> = resumed.iter().map(|r| r.game).collect();
         let todo: Vec<u32> = (0..plan.games).filter(|g| !have.contains(g)).collect();
         let new = todo
@@ -689,13 +683,7 @@ fn play_round_robin(
                     ply_cap: plan.ply_cap,
                 };
                 let row = play_game(&job)?;
-                let line = row.to_csv_line()?;
-                {
-                    let mut f = file.lock().map_err(|_| anyhow::anyhow!("{} lock poisoned", pending_path.display()))?;
-                    f.write_all(&line)
-                        .and_then(|_| f.flush())
-                        .with_context(|| format!("cannot write {}", pending_path.display()))?;
-                }
+                journal.append(&row.to_csv_line()?)?;
                 bar.inc(1);
                 Ok(row)
             })
@@ -703,21 +691,7 @@ fn play_round_robin(
         let mut rows = resumed;
         rows.extend(new);
         rows.sort_by_key(|r| r.game);
-        // Every game is played: this only tallies them (in game order, as a run that
-        // was never interrupted does).
-        let (summary, rows) = play_pairing(
-            rs,
-            label,
-            &agents[i],
-            &agents[j],
-            plan.games,
-            plan.seed,
-            plan.ply_cap,
-            None,
-            rows,
-            &|| (),
-            &mut |_, _| Ok(()),
-        )?;
+        let summary = summarise_games(&agents[j], &rows);
         for r in &rows {
             games_text.extend(r.to_csv_line()?);
         }
