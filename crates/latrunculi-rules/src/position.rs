@@ -231,19 +231,15 @@ fn step(i: usize, d: i32) -> usize {
 /// oldest first, with a Bloom filter over them once the history has been longer than
 /// [`History::FILTER_FROM`], so that asking whether a hash occurred costs a scan only when
 /// the filter says it may have (rulesets that forbid any repeated state ask it for every
-/// candidate move). The filter grows with the history (at least
-/// [`History::BITS_PER_HASH`] bits a hash, three bits set by each, up to
-/// [`History::MAX_FILTER_BITS`]), so false positives stay below about 0.5% however long
-/// a capture-free stretch gets. It never forgets (a popped hash stays in it until the
-/// filter is next rebuilt), so it can only err towards a scan. The hashes that occur
-/// twice or more are also kept apart (seldom any), which answers threefold rules'
-/// question "has this occurred at most once?" without a scan.
+/// candidate move). The filter never forgets (a popped hash stays in it), so it can only
+/// err towards a scan. The hashes that occur twice or more are also kept apart (seldom
+/// any), which answers threefold rules' question "has this occurred at most once?"
+/// without a scan.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct History {
     hashes: Vec<u64>,
-    /// The filter's bits (a power of two of them), from the first time the history grew
-    /// past `FILTER_FROM`; dropped when the history is cleared.
-    filter: Option<Box<[u64]>>,
+    /// The filter's bits, from the first time the history grew past `FILTER_FROM`.
+    filter: Option<Box<[u64; History::FILTER_WORDS]>>,
     /// Each hash that occurs at least twice in `hashes`, once.
     twice: Vec<u64>,
 }
@@ -251,42 +247,19 @@ struct History {
 impl History {
     /// History lengths up to which a plain scan is used.
     const FILTER_FROM: usize = 32;
-    /// The filter's first size: 8,192 bits, enough for 512 hashes.
-    const MIN_FILTER_BITS: usize = 1 << 13;
-    /// The filter's largest size (256 KiB): each of a hash's three bits is read from its
-    /// own 21-bit slice of the hash.
-    const MAX_FILTER_BITS: usize = 1 << 21;
-    /// The filter doubles when the history would leave it fewer bits a hash than this
-    /// (with three bits a hash, about 0.5% false positives).
-    const BITS_PER_HASH: usize = 16;
+    /// 8,192 bits: with 1,000 hashes and two bits each, about 5% false positives.
+    const FILTER_WORDS: usize = 128;
 
     #[inline]
-    fn bits(h: u64, nbits: usize) -> [usize; 3] {
-        let mask = nbits as u64 - 1;
-        [(h & mask) as usize, ((h >> 21) & mask) as usize, ((h >> 42) & mask) as usize]
+    fn bits(h: u64) -> [usize; 2] {
+        [(h & 0x1FFF) as usize, ((h >> 32) & 0x1FFF) as usize]
     }
 
     #[inline]
-    fn mark(filter: &mut [u64], h: u64) {
-        for b in Self::bits(h, filter.len() * 64) {
+    fn mark(filter: &mut [u64; Self::FILTER_WORDS], h: u64) {
+        for b in Self::bits(h) {
             filter[b >> 6] |= 1 << (b & 63);
         }
-    }
-
-    /// Whether the filter (if any) rules `h` out.
-    #[inline]
-    fn filtered_out(&self, h: u64) -> bool {
-        match &self.filter {
-            Some(f) => Self::bits(h, f.len() * 64).iter().any(|&b| f[b >> 6] & (1 << (b & 63)) == 0),
-            None => false,
-        }
-    }
-
-    /// The filter size for the current length, once a filter is wanted.
-    fn filter_bits_wanted(&self) -> Option<usize> {
-        let n = self.hashes.len();
-        (n > Self::FILTER_FROM)
-            .then(|| (n * Self::BITS_PER_HASH).next_power_of_two().clamp(Self::MIN_FILTER_BITS, Self::MAX_FILTER_BITS))
     }
 
     #[inline]
@@ -295,20 +268,16 @@ impl History {
             self.twice.push(h);
         }
         self.hashes.push(h);
-        let have = self.filter.as_ref().map_or(0, |f| f.len() * 64);
-        match self.filter_bits_wanted() {
-            Some(want) if want > have => {
-                let mut f = vec![0u64; want / 64].into_boxed_slice();
+        match &mut self.filter {
+            Some(f) => Self::mark(f, h),
+            None if self.hashes.len() > Self::FILTER_FROM => {
+                let mut f = Box::new([0u64; Self::FILTER_WORDS]);
                 for &x in &self.hashes {
                     Self::mark(&mut f, x);
                 }
                 self.filter = Some(f);
             }
-            _ => {
-                if let Some(f) = &mut self.filter {
-                    Self::mark(f, h);
-                }
-            }
+            None => {}
         }
     }
 
@@ -316,7 +285,9 @@ impl History {
     fn clear(&mut self) {
         self.hashes.clear();
         self.twice.clear();
-        self.filter = None;
+        if let Some(f) = &mut self.filter {
+            f.fill(0);
+        }
     }
 
     /// Removes the last hash if it is `h`.
@@ -343,16 +314,12 @@ impl History {
         !self.twice.contains(&h)
     }
 
-    /// Whether `h` occurs (`count(h) > 0`): newest first, stopping at the first match.
-    #[inline]
-    fn contains(&self, h: u64) -> bool {
-        !self.filtered_out(h) && self.hashes.rchunks(16).any(|c| c.iter().fold(false, |a, &x| a | (x == h)))
-    }
-
     /// How often `h` occurs.
     #[inline]
     fn count(&self, h: u64) -> usize {
-        if self.filtered_out(h) {
+        if let Some(f) = &self.filter
+            && Self::bits(h).iter().any(|&b| f[b >> 6] & (1 << (b & 63)) == 0)
+        {
             return 0;
         }
         self.hashes.iter().filter(|&&x| x == h).count()
@@ -1182,11 +1149,10 @@ impl Position {
         // ask: see its `can_refuse`.)
         let n = self.rules.end.repetition_count as usize;
         let h = self.simple_hash(from, to, piece);
-        match n {
-            2 => !self.history.contains(h),
-            3 => self.history.at_most_once(h),
-            _ => 1 + self.history.count(h) < n,
+        if n == 3 {
+            return self.history.at_most_once(h);
         }
+        1 + self.history.count(h) < n
     }
 
     /// Whether square `m` has an empty orthogonal neighbour once a piece has moved from
@@ -2169,19 +2135,16 @@ mod tests {
         let mut rng = crate::FastRng::new(11);
         let mut h = History::default();
         let mut plain: Vec<u64> = Vec::new();
-        // Few enough distinct values that repeats, pops and filter hits all happen, and
-        // runs long enough between clears (up to about 2,300 hashes) that the filter
-        // grows twice.
-        let pool: Vec<u64> = (0..3000).map(|_| rng.next_u64()).collect();
-        let mut sizes = std::collections::BTreeSet::new();
+        // Few distinct values, so that repeats, pops and filter hits all happen.
+        let pool: Vec<u64> = (0..300).map(|_| rng.next_u64()).collect();
         for step in 0..5000 {
             let x = pool[rng.below(pool.len())];
-            match step % 2500 {
+            match step % 97 {
                 0 => {
                     h.clear();
                     plain.clear();
                 }
-                s if s % 41 < 2 => {
+                1..=5 => {
                     let last = plain.last().copied().unwrap_or(x);
                     h.pop_if_last(last);
                     if plain.last() == Some(&last) {
@@ -2195,31 +2158,21 @@ mod tests {
             }
             assert_eq!(h.hashes, plain);
             if plain.len() > History::FILTER_FROM {
-                let bits = h.filter.as_ref().expect("a long history has its filter").len() * 64;
-                assert!(bits >= (plain.len() * History::BITS_PER_HASH).min(History::MAX_FILTER_BITS), "step {step}");
-                sizes.insert(bits);
+                assert!(h.filter.is_some(), "a long history has its filter");
             }
-            for &y in pool
-                .iter()
-                .take(12)
-                .chain([x, plain.get(plain.len().saturating_sub(7)).copied().unwrap_or(x), rng.next_u64()].iter())
-            {
+            for &y in pool.iter().take(40).chain([x, rng.next_u64()].iter()) {
                 let n = plain.iter().filter(|&&z| z == y).count();
                 assert_eq!(h.count(y), n, "step {step}");
-                assert_eq!(h.contains(y), n > 0, "step {step}");
                 assert_eq!(h.at_most_once(y), n <= 1, "step {step}");
             }
-            if step % 50 == 0 {
-                let mut twice: Vec<u64> = h.twice.clone();
-                twice.sort_unstable();
-                let mut sorted = plain.clone();
-                sorted.sort_unstable();
-                let mut expected: Vec<u64> = sorted.windows(2).filter(|w| w[0] == w[1]).map(|w| w[0]).collect();
-                expected.dedup();
-                assert_eq!(twice, expected, "step {step}: the hashes occurring twice or more");
-            }
+            let mut twice: Vec<u64> = h.twice.clone();
+            twice.sort_unstable();
+            let mut expected: Vec<u64> =
+                pool.iter().copied().filter(|&y| plain.iter().filter(|&&z| z == y).count() >= 2).collect();
+            expected.sort_unstable();
+            expected.dedup();
+            assert_eq!(twice, expected, "step {step}: the hashes occurring twice or more");
         }
-        assert!(sizes.len() >= 3, "the filter grew from 8,192 bits at least twice: {sizes:?}");
     }
 
     #[test]
