@@ -135,22 +135,9 @@ fn ladder_rates_a_round_robin_with_a_model() {
     std::fs::write(&agents, format!("# a small ladder\nrandom\ngreedy\naz:model={},sims=8\n", model.display()))
         .unwrap();
     let out = dir.join("ladder");
-    let args = [
-        "ladder",
-        "--ruleset",
-        "kowalski",
-        "--board",
-        "6x6",
-        "--agents",
-        agents.to_str().unwrap(),
-        "--games",
-        "4",
-        "--ply-cap",
-        "120",
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    let o = latrunculi(&args);
+    // Seed 1 is the default seed.
+    let run = |extra: &[&str]| ladder_on_kowalski_6x6(&agents, 4, 120, "1", &out, extra);
+    let o = run(&[]);
     assert!(o.status.success(), "{}", stderr(&o));
     let ratings = rows(&out.join("ratings.csv"));
     assert_eq!(ratings.len(), 3);
@@ -167,14 +154,14 @@ fn ladder_rates_a_round_robin_with_a_model() {
     assert_eq!(svg.matches("<circle").count(), 3);
     // Refitting from pairings.csv gives the same ratings; another prior changes them.
     let first = std::fs::read_to_string(out.join("ratings.csv")).unwrap();
-    let refit = latrunculi(&[&args[..], &["--rate-only"]].concat());
+    let refit = run(&["--rate-only"]);
     assert!(refit.status.success(), "{}", stderr(&refit));
     assert_eq!(std::fs::read_to_string(out.join("ratings.csv")).unwrap(), first);
-    let refit = latrunculi(&[&args[..], &["--rate-only", "--prior-draws", "5"]].concat());
+    let refit = run(&["--rate-only", "--prior-draws", "5"]);
     assert!(refit.status.success(), "{}", stderr(&refit));
     assert_ne!(std::fs::read_to_string(out.join("ratings.csv")).unwrap(), first);
     // A second run into the same folder is refused; a repeated agent names its line.
-    let again = latrunculi(&args);
+    let again = run(&[]);
     assert!(stderr(&again).contains("already exists"), "{}", stderr(&again));
     // A ladder on kowalski from `list` into a fresh folder: its error message.
     let ladder_error = |list: &str, name: &str| {
@@ -204,6 +191,14 @@ const LADDER_FILES: [&str; 4] = ["games.csv", "pairings.csv", "ratings.csv", "ra
 /// The bytes of file `f` of folder `d`.
 fn read_file(d: &Path, f: &str) -> Vec<u8> {
     std::fs::read(d.join(f)).unwrap()
+}
+
+/// Asserts that ladder folder `got` holds the same [`LADDER_FILES`], byte for byte, as
+/// `want` (the folder of an uninterrupted, unsharded run).
+fn assert_same_ladder_files(got: &Path, want: &Path) {
+    for f in LADDER_FILES {
+        assert!(read_file(got, f) == read_file(want, f), "{f} of {} differs from {}'s", got.display(), want.display());
+    }
 }
 
 /// The text of file `f` of folder `d`.
@@ -254,7 +249,6 @@ fn interrupted_ladder_resumes_to_identical_files() {
     let whole = dir.join("whole");
     let o = run(&whole, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let (files, read) = (LADDER_FILES, read_file);
     let (pairings, games) = (text_of(&whole, "pairings.csv"), text_of(&whole, "games.csv"));
     let (plines, glines): (Vec<&str>, Vec<&str>) = (pairings.lines().collect(), games.lines().collect());
     assert_eq!((plines.len(), glines.len()), (7, 19));
@@ -266,15 +260,11 @@ fn interrupted_ladder_resumes_to_identical_files() {
     let o = run(&cut, &["--resume"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("resuming: 2 of 6 pairings"), "{}", stderr(&o));
-    for f in files {
-        assert_eq!(read(&cut, f), read(&whole, f), "{f}");
-    }
+    assert_same_ladder_files(&cut, &whole);
     // Resuming a finished ladder plays nothing and changes nothing.
     let o = run(&cut, &["--resume"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    for f in files {
-        assert_eq!(read(&cut, f), read(&whole, f), "{f}");
-    }
+    assert_same_ladder_files(&cut, &whole);
     // Another seed, or an agents file in another order, is refused, naming the line.
     let e = stderr(&run_seed(&cut, "6", &["--resume"]));
     assert!(e.contains("pairings.csv line 2") && e.contains("seed 5"), "{e}");
@@ -298,7 +288,6 @@ fn a_ladder_killed_inside_a_pairing_keeps_its_finished_games() {
     let o = run(&whole, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!whole.join("pending.csv").exists(), "a finished ladder leaves no pending file");
-    let (files, read) = (LADDER_FILES, read_file);
     let (pairings, games) = (text_of(&whole, "pairings.csv"), text_of(&whole, "games.csv"));
     let (plines, glines): (Vec<&str>, Vec<&str>) = (pairings.lines().collect(), games.lines().collect());
     assert_eq!((plines.len(), glines.len()), (4, 13));
@@ -319,9 +308,7 @@ fn a_ladder_killed_inside_a_pairing_keeps_its_finished_games() {
     let o = run(&cut, &["--resume"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("2 of 4 games of the next pairing"), "{}", stderr(&o));
-    for f in files {
-        assert_eq!(read(&cut, f), read(&whole, f), "{f}");
-    }
+    assert_same_ladder_files(&cut, &whole);
     assert!(!cut.join("pending.csv").exists());
     // A pending file of the pairing already written (a kill before it was removed) is
     // left out, and removed.
@@ -330,9 +317,7 @@ fn a_ladder_killed_inside_a_pairing_keeps_its_finished_games() {
     let o = run(&cut, &["--resume"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stderr(&o).contains("of the next pairing"), "{}", stderr(&o));
-    for f in files {
-        assert_eq!(read(&cut, f), read(&whole, f), "{f}");
-    }
+    assert_same_ladder_files(&cut, &whole);
     assert!(!cut.join("pending.csv").exists());
 }
 
@@ -432,8 +417,5 @@ fn three_ladder_shards_merge_into_the_files_of_one_run() {
     // Shards given in any order merge into the unsharded run's files, byte for byte.
     let o = merge(&[&shards[2], &shards[0], &shards[1]]);
     assert!(o.status.success(), "{}", stderr(&o));
-    for f in ["games.csv", "pairings.csv", "ratings.csv", "ratings.svg"] {
-        let (a, b) = (std::fs::read(whole.join(f)).unwrap(), std::fs::read(merged.join(f)).unwrap());
-        assert!(a == b, "{f} of the merged shards differs from the unsharded run's");
-    }
+    assert_same_ladder_files(&merged, &whole);
 }
