@@ -21,12 +21,14 @@ pub mod game;
 pub mod greedy;
 pub mod mcts;
 pub mod random;
+pub mod search;
 
 pub use alphabeta::{AlphaBetaAgent, AlphaBetaConfig};
 pub use game::{PlayOutError, play_out};
 pub use greedy::GreedyAgent;
 pub use mcts::{MctsAgent, MctsConfig, uct_simulations_per_second};
 pub use random::RandomAgent;
+pub use search::{SearchAgent, SearchConfig};
 
 use latrunculi_rules::{Move, Position};
 
@@ -60,7 +62,8 @@ pub fn visit_distribution(visits: impl IntoIterator<Item = (Move, u32)>) -> Opti
 }
 
 /// The agent specs [`parse_agent`] accepts, for error messages and help texts.
-pub const VALID_AGENTS: &str = "random, greedy, mcts:sims=N[,depth=D][,c=C], alphabeta:depth=N[,tt=MB]";
+pub const VALID_AGENTS: &str =
+    "random, greedy, mcts:sims=N[,depth=D][,c=C], alphabeta:depth=N[,tt=MB], alphabeta:nodes=N|ms=N[,...]";
 
 /// Errors in an agent spec. Each message names the offending part and what is valid.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -191,9 +194,24 @@ pub fn parse_agent(spec: &str) -> Result<Box<dyn Agent>, AgentError> {
             Ok(Box::new(MctsAgent::new(trimmed, cfg)))
         }
         "alphabeta" => {
-            const VALID: &str = "depth, tt";
-            const USAGE: &str = "alphabeta:depth=N[,tt=MB]";
-            let kv = key_values(name, params.unwrap_or(""), &["depth", "tt"], VALID)?;
+            const VALID: &str = "depth, tt (fixed depth); nodes, ms, depth, tt, qs, pvs, asp, killers, hist, lmr, null, noise, eval (budgeted search)";
+            const USAGE: &str = "alphabeta:depth=N[,tt=MB] or alphabeta:nodes=N|ms=N[,...]";
+            const KEYS: [&str; 13] =
+                ["depth", "tt", "nodes", "ms", "qs", "pvs", "asp", "killers", "hist", "lmr", "null", "noise", "eval"];
+            let kv = key_values(name, params.unwrap_or(""), &KEYS, VALID)?;
+            // A node or time budget selects the search player; `depth` alone the
+            // fixed-depth player, exactly as before budgets existed.
+            if kv.iter().any(|(k, _)| *k == "nodes" || *k == "ms") {
+                let cfg = SearchConfig::from_pairs(&kv)?;
+                return Ok(Box::new(SearchAgent::new(trimmed, cfg)));
+            }
+            if let Some((k, _)) = kv.iter().find(|(k, _)| !matches!(*k, "depth" | "tt")) {
+                return Err(AgentError::MissingKey {
+                    agent: format!("{name} (key '{k}' needs a budget)"),
+                    key: "nodes",
+                    usage: search::SEARCH_USAGE,
+                });
+            }
             let mut cfg = AlphaBetaConfig::default();
             let mut have_depth = false;
             for (k, v) in kv {

@@ -37,3 +37,4 @@ pub mod sensitivity;
 pub mod stats;
 pub mod survey;
 pub mod svg;
+pub mod tune;

@@ -20,6 +20,7 @@ mod rules;
 mod sensitivity;
 mod survey;
 mod train;
+mod tune_eval;
 
 /// Ludus Latrunculorum research toolkit.
 #[derive(Parser, Debug)]
@@ -57,6 +58,8 @@ enum Command {
     Metrics(metrics::MetricsArgs),
     /// Write the experiment file of a rule-sensitivity study: every [assumed] parameter changed in turn.
     Sensitivity(sensitivity::SensitivityArgs),
+    /// Fit the search player's evaluation weights per ruleset from recorded games (configs/eval/).
+    TuneEval(tune_eval::TuneEvalArgs),
 }
 
 /// Options shared by commands that take a ruleset.
@@ -101,6 +104,7 @@ fn main() -> ExitCode {
         Command::Dataset(a) => dataset::run(&a),
         Command::Metrics(a) => metrics::run(&a),
         Command::Sensitivity(a) => sensitivity::run(&a),
+        Command::TuneEval(a) => tune_eval::run(&a),
     };
     match result {
         Ok(code) => code,

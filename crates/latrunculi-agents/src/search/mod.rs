@@ -1,0 +1,313 @@
+//! The search player: `alphabeta` with a node or time budget
+//! (`alphabeta:nodes=N` or `alphabeta:ms=N`).
+//!
+//! - **Budget**: iterative deepening until `nodes` (searched positions, counted the same
+//!   on every machine: same seed, same game) or `ms` (wall-clock per move) runs out; the
+//!   move played is the best move of the last finished iteration (the first iteration
+//!   always finishes). `depth` caps the depth (default 64).
+//! - **Search** ([`engine`]): principal-variation search with aspiration windows, a
+//!   depth-preferred transposition table, killer and history move ordering, late-move
+//!   reductions, optional null-move pruning (off by default: immobilisation wins make
+//!   zugzwang common), and a quiescence search on captures, traps, removals and moves
+//!   that may immobilise the enemy Dux.
+//! - **Evaluation** ([`features`], [`weights`]): a weighted sum of features the rules
+//!   make matter, with weights fitted per ruleset from game results ([`tune`]) and
+//!   built in from `configs/eval/`; a small deterministic noise keyed by the game's seed
+//!   (`noise`, default 10 thousandths of a logit) varies games between the same players.
+//!
+//! Every switch is a spec key, so that each part can be A/B tested; the defaults are the
+//! configuration the A/B tables in `experiments/strength/` kept.
+
+pub mod engine;
+pub mod features;
+pub mod tt;
+pub mod tune;
+pub mod weights;
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use latrunculi_rules::{Move, Position, Ruleset};
+
+pub use engine::{Engine, SearchResult};
+pub use weights::{EvalWeights, WeightsError};
+
+use crate::{Agent, AgentError, bad};
+
+/// The score of a won game at the root; a win `k` plies away scores `WIN - k`.
+pub const WIN: i32 = 100_000;
+
+/// Score units per logit of the expected score.
+pub const SCORE_PER_LOGIT: i32 = 1000;
+
+/// Which evaluation weights the player uses.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EvalChoice {
+    /// The built-in fitted weights of the ruleset played, else the default (`eval=fitted`).
+    Fitted,
+    /// [`EvalWeights::default_weights`] (`eval=default`).
+    Default,
+    /// [`EvalWeights::material_only`] (`eval=material`).
+    Material,
+    /// A weights file (`eval=PATH`, a path ending in `.toml`), checked against the
+    /// ruleset by [`SearchAgent::check_ruleset`].
+    File(PathBuf, EvalWeights),
+}
+
+/// Parameters of [`SearchAgent`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// Depth cap in plies.
+    pub max_depth: u32,
+    /// Node budget per move.
+    pub nodes: Option<u64>,
+    /// Time budget per move in milliseconds.
+    pub ms: Option<u64>,
+    /// Transposition-table size in megabytes.
+    pub tt_mb: u32,
+    /// Quiescence search (`qs`).
+    pub quiescence: bool,
+    /// Principal-variation search (`pvs`).
+    pub pvs: bool,
+    /// Aspiration windows (`asp`).
+    pub aspiration: bool,
+    /// Killer moves (`killers`).
+    pub killers: bool,
+    /// History heuristic (`hist`).
+    pub history: bool,
+    /// Late-move reductions (`lmr`).
+    pub lmr: bool,
+    /// Null-move pruning (`null`).
+    pub null_move: bool,
+    /// Amplitude of the evaluation's seed-keyed noise, in score units (`noise`).
+    pub noise: u32,
+    /// The evaluation weights (`eval`).
+    pub eval: EvalChoice,
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig {
+            max_depth: 64,
+            nodes: None,
+            ms: None,
+            tt_mb: 16,
+            quiescence: true,
+            pvs: true,
+            aspiration: true,
+            killers: true,
+            history: true,
+            lmr: true,
+            null_move: false,
+            noise: 10,
+            eval: EvalChoice::Fitted,
+        }
+    }
+}
+
+/// The keys of the budgeted `alphabeta` spec, for help texts.
+pub const SEARCH_KEYS: &str = "nodes, ms, depth, tt, qs, pvs, asp, killers, hist, lmr, null, noise, eval";
+
+/// The budgeted `alphabeta` spec's syntax.
+pub const SEARCH_USAGE: &str = "alphabeta:nodes=N|ms=N[,depth=D][,tt=MB][,qs=0|1][,pvs=0|1][,asp=0|1][,killers=0|1][,hist=0|1][,lmr=0|1][,null=0|1][,noise=K][,eval=fitted|default|material|PATH.toml]";
+
+impl SearchConfig {
+    /// Builds a configuration from an `alphabeta` spec's `key=value` pairs (one of
+    /// `nodes` and `ms` at least; see [`SEARCH_USAGE`]).
+    pub fn from_pairs(pairs: &[(&str, &str)]) -> Result<SearchConfig, AgentError> {
+        const NAME: &str = "alphabeta";
+        let mut cfg = SearchConfig::default();
+        let flag = |k: &str, v: &str| match v {
+            "0" => Ok(false),
+            "1" => Ok(true),
+            _ => Err(bad(NAME, k, v, "0 or 1")),
+        };
+        let count = |k: &str, v: &str, max: u64| {
+            v.parse::<u64>().ok().filter(|&n| n >= 1 && n <= max).ok_or_else(|| bad(NAME, k, v, "a positive integer"))
+        };
+        for &(k, v) in pairs {
+            match k {
+                "nodes" => cfg.nodes = Some(count(k, v, 1 << 40)?),
+                "ms" => cfg.ms = Some(count(k, v, 3_600_000)?),
+                "depth" => {
+                    cfg.max_depth = v
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|d| (1..=engine::MAX_PLY as u32 / 2).contains(d))
+                        .ok_or_else(|| bad(NAME, k, v, "an integer from 1 to 64"))?
+                }
+                "tt" => {
+                    cfg.tt_mb = v
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|&mb| mb <= 65_536)
+                        .ok_or_else(|| bad(NAME, k, v, "megabytes from 0 to 65536"))?
+                }
+                "qs" => cfg.quiescence = flag(k, v)?,
+                "pvs" => cfg.pvs = flag(k, v)?,
+                "asp" => cfg.aspiration = flag(k, v)?,
+                "killers" => cfg.killers = flag(k, v)?,
+                "hist" => cfg.history = flag(k, v)?,
+                "lmr" => cfg.lmr = flag(k, v)?,
+                "null" => cfg.null_move = flag(k, v)?,
+                "noise" => {
+                    cfg.noise = v
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|&n| n <= 10_000)
+                        .ok_or_else(|| bad(NAME, k, v, "an integer from 0 to 10000"))?
+                }
+                "eval" => {
+                    cfg.eval = match v {
+                        "fitted" => EvalChoice::Fitted,
+                        "default" => EvalChoice::Default,
+                        "material" => EvalChoice::Material,
+                        path if path.ends_with(".toml") => {
+                            let w = EvalWeights::load(std::path::Path::new(path)).map_err(|e| AgentError::BadValue {
+                                agent: NAME.to_string(),
+                                key: k.to_string(),
+                                value: v.to_string(),
+                                expected: Box::leak(format!("a readable weights file: {e}").into_boxed_str()),
+                            })?;
+                            EvalChoice::File(PathBuf::from(path), w)
+                        }
+                        _ => return Err(bad(NAME, k, v, "fitted, default, material or a weights file PATH.toml")),
+                    }
+                }
+                _ => {
+                    return Err(AgentError::UnknownKey {
+                        agent: NAME.to_string(),
+                        key: k.to_string(),
+                        valid: SEARCH_KEYS,
+                    });
+                }
+            }
+        }
+        if cfg.nodes.is_none() && cfg.ms.is_none() {
+            return Err(AgentError::MissingKey { agent: NAME.to_string(), key: "nodes", usage: SEARCH_USAGE });
+        }
+        Ok(cfg)
+    }
+}
+
+/// Totals over the moves an agent has searched.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SearchStats {
+    /// Moves chosen by a search (forced moves not counted).
+    pub searches: u64,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Sum over searches of the deepest finished iteration.
+    pub depth_sum: u64,
+    /// Wall-clock seconds spent searching.
+    pub seconds: f64,
+}
+
+impl SearchStats {
+    /// Mean depth reached per search.
+    pub fn mean_depth(&self) -> f64 {
+        self.depth_sum as f64 / self.searches.max(1) as f64
+    }
+
+    /// Nodes per second.
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.seconds.max(1e-9)
+    }
+
+    /// Nodes per search.
+    pub fn nodes_per_search(&self) -> f64 {
+        self.nodes as f64 / self.searches.max(1) as f64
+    }
+}
+
+/// The search player (spec `alphabeta:nodes=N` or `alphabeta:ms=N`, see the module
+/// docs).
+#[derive(Clone, Debug)]
+pub struct SearchAgent {
+    spec: String,
+    engine: Option<Engine>,
+    cfg: SearchConfig,
+    stats: SearchStats,
+    last: Option<SearchResult>,
+    seed: u64,
+}
+
+impl SearchAgent {
+    /// A search agent; `spec` is returned by [`Agent::spec`].
+    pub fn new(spec: &str, cfg: SearchConfig) -> SearchAgent {
+        SearchAgent { spec: spec.to_string(), engine: None, cfg, stats: SearchStats::default(), last: None, seed: 0 }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SearchConfig {
+        &self.cfg
+    }
+
+    /// Totals over every search so far.
+    pub fn stats(&self) -> SearchStats {
+        self.stats
+    }
+
+    /// The last search's result (score, depth, principal variation).
+    pub fn last_search(&self) -> Option<&SearchResult> {
+        self.last.as_ref()
+    }
+
+    /// An error if the weights file given with `eval=PATH` is for another ruleset.
+    pub fn check_ruleset(&self, ruleset: &Ruleset) -> Result<(), WeightsError> {
+        if let EvalChoice::File(path, w) = &self.cfg.eval {
+            w.check_ruleset(&ruleset.id, &path.display().to_string())?;
+        }
+        Ok(())
+    }
+
+    /// The weights this agent evaluates `pos` with.
+    pub fn weights_for(&self, pos: &Position) -> EvalWeights {
+        match &self.cfg.eval {
+            EvalChoice::Fitted => EvalWeights::for_rules(pos.rules()),
+            EvalChoice::Default => EvalWeights::default_weights(),
+            EvalChoice::Material => EvalWeights::material_only(),
+            EvalChoice::File(_, w) => w.clone(),
+        }
+    }
+
+    /// Searches `pos` (not over) and returns the full result.
+    pub fn search(&mut self, pos: &Position) -> SearchResult {
+        if self.engine.is_none() {
+            let mut e = Engine::new(self.cfg.clone(), self.weights_for(pos).weights);
+            e.new_game(self.seed);
+            self.engine = Some(e);
+        }
+        let engine = self.engine.as_mut().expect("engine made above");
+        let start = Instant::now();
+        let r = engine.search(pos);
+        if r.depth > 0 {
+            self.stats.searches += 1;
+            self.stats.nodes += r.nodes;
+            self.stats.depth_sum += r.depth as u64;
+            self.stats.seconds += start.elapsed().as_secs_f64();
+        }
+        self.last = Some(r.clone());
+        r
+    }
+}
+
+impl Agent for SearchAgent {
+    fn spec(&self) -> &str {
+        &self.spec
+    }
+
+    fn new_game(&mut self, seed: u64) {
+        self.seed = seed;
+        // The weights depend on the ruleset, known at the first move.
+        self.engine = None;
+        self.last = None;
+    }
+
+    fn select(&mut self, pos: &Position) -> Move {
+        self.search(pos).best
+    }
+}
+
+#[cfg(test)]
+mod tests;

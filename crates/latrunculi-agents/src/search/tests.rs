@@ -1,0 +1,193 @@
+//! Tests of the search player: spec keys, budgets, search exactness, quiescence.
+
+use latrunculi_rules::{Color, FastRng, Move, Position, Ruleset, Setup, Square};
+
+use super::features::moves_with_effects;
+use super::*;
+use crate::parse_agent;
+
+fn sq(s: &str) -> Square {
+    s.parse().unwrap()
+}
+
+fn pos(ruleset: &str, fen: &str) -> Position {
+    let rs = Ruleset::builtin(ruleset).unwrap();
+    Position::from_setup(&rs, &Setup::from_fen(fen).unwrap()).unwrap()
+}
+
+fn agent(spec: &str) -> SearchAgent {
+    let pairs: Vec<(&str, &str)> =
+        spec.split(',').filter(|p| !p.is_empty()).map(|p| p.split_once('=').expect("key=value")).collect();
+    SearchAgent::new(spec, SearchConfig::from_pairs(&pairs).unwrap())
+}
+
+/// A position `plies` random plies into a game of `ruleset` (not over), or `None`.
+fn random_position(ruleset: &str, plies: usize, seed: u64) -> Option<Position> {
+    let rs = Ruleset::builtin(ruleset).unwrap();
+    let mut p = Position::new(&rs);
+    let mut rng = FastRng::new(seed);
+    for _ in 0..plies {
+        let moves = p.legal_move_list();
+        if p.is_over() || moves.is_empty() {
+            return None;
+        }
+        p.play(moves[rng.below(moves.len())]);
+    }
+    (!p.is_over()).then_some(p)
+}
+
+#[test]
+fn a_budget_selects_the_search_player_and_depth_alone_the_old_one() {
+    let new = parse_agent("alphabeta:nodes=5000").unwrap();
+    assert_eq!(new.spec(), "alphabeta:nodes=5000");
+    let e = parse_agent("alphabeta:depth=3,qs=1").err().expect("qs without a budget is refused");
+    assert!(e.to_string().contains("budget"), "{e}");
+    assert!(parse_agent("alphabeta:ms=50,depth=4,lmr=0,eval=material").is_ok());
+    let e = parse_agent("alphabeta:nodes=10,frobnicate=1").err().unwrap();
+    assert!(e.to_string().contains("frobnicate"), "{e}");
+    let e = parse_agent("alphabeta:nodes=0").err().unwrap();
+    assert!(e.to_string().contains("nodes"), "{e}");
+    let e = parse_agent("alphabeta:nodes=100,eval=nowhere.toml").err().unwrap();
+    assert!(e.to_string().contains("nowhere.toml"), "{e}");
+    let e = parse_agent("alphabeta:nodes=100,qs=2").err().unwrap();
+    assert!(e.to_string().contains("0 or 1"), "{e}");
+}
+
+/// Plays a whole game between two copies of `spec` and returns its moves.
+fn game(spec: &str, ruleset: &str, seed: u64, cap: u32) -> Vec<Move> {
+    let rs = Ruleset::builtin(ruleset).unwrap();
+    let mut p = Position::new(&rs);
+    p.set_ply_cap(cap);
+    let mut players = [agent(spec), agent(spec)];
+    players[0].new_game(seed);
+    players[1].new_game(seed ^ 1);
+    let mut moves = Vec::new();
+    while !p.is_over() {
+        let mv = players[p.side_to_move().index()].select(&p);
+        moves.push(mv);
+        p.play(mv);
+    }
+    moves
+}
+
+#[test]
+fn a_node_budget_gives_the_same_game_twice() {
+    for rs in ["kowalski", "schadler"] {
+        let a = game("nodes=1500", rs, 11, 60);
+        let b = game("nodes=1500", rs, 11, 60);
+        assert_eq!(a, b, "{rs}");
+        assert!(a.len() >= 20, "{rs}: {} plies", a.len());
+        let c = game("nodes=1500", rs, 12, 60);
+        assert_ne!(a, c, "{rs}: another seed, another game (the evaluation's noise)");
+    }
+}
+
+#[test]
+fn more_nodes_reach_deeper() {
+    let p = random_position("kowalski", 20, 3).unwrap();
+    let mut small = agent("nodes=500,noise=0");
+    let mut big = agent("nodes=20000,noise=0");
+    small.new_game(1);
+    big.new_game(1);
+    let (s, b) = (small.search(&p), big.search(&p));
+    assert!(b.depth > s.depth, "depth {} with 20,000 nodes, {} with 500", b.depth, s.depth);
+    assert!(s.nodes >= 500 && s.nodes < 500 + 50_000, "nodes {}", s.nodes);
+    assert_eq!(small.stats().searches, 1);
+}
+
+/// Plain alpha-beta (no table, no ordering, no reductions) on the engine's evaluation.
+fn plain_alphabeta(e: &Engine, p: &Position, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+    let mut moves = Vec::new();
+    moves_with_effects(p, &mut moves);
+    if depth == 0 {
+        return e.evaluate(p, &moves);
+    }
+    let me = p.side_to_move();
+    let mut best = -WIN - 1;
+    for &(m, _) in &moves {
+        let mut c = p.clone();
+        c.play(m);
+        let s = if let Some(o) = c.outcome() {
+            match o.winner {
+                Some(w) if w == me => WIN - ply as i32 - 1,
+                Some(_) => -(WIN - ply as i32 - 1),
+                None => 0,
+            }
+        } else if c.side_to_move() == me {
+            plain_alphabeta(e, &c, depth - 1, alpha, beta, ply + 1)
+        } else {
+            -plain_alphabeta(e, &c, depth - 1, -beta, -alpha, ply + 1)
+        };
+        best = best.max(s);
+        alpha = alpha.max(s);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+#[test]
+fn pvs_and_the_table_give_plain_alpha_betas_root_score() {
+    // Rulesets whose positions do not depend on the path (no repetition rule, no
+    // no-capture limit), where a table cannot change a score.
+    let mut checked = 0;
+    for (rs, seed) in [("kowalski-parcae", 1), ("kowalski-parcae", 2), ("xxi", 3), ("xxi", 4), ("kowalski-parcae", 5)] {
+        let Some(p) = random_position(rs, 16, seed) else { continue };
+        for depth in 1..=3 {
+            let spec = format!("nodes=100000000,depth={depth},qs=0,lmr=0,noise=0");
+            let mut a = agent(&spec);
+            a.new_game(0);
+            let r = a.search(&p);
+            let reference = {
+                let e = Engine::new(a.config().clone(), a.weights_for(&p).weights);
+                plain_alphabeta(&e, &p, depth, -WIN - 1, WIN + 1, 0)
+            };
+            assert_eq!(r.depth, depth);
+            assert_eq!(r.score, reference, "{rs} seed {seed} depth {depth}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 9);
+}
+
+/// Kowalski: White d1-d4 captures e4 (f4 White), but Black e8-e4 then captures d4 and
+/// f4 at once (c4 and g4 Black): a capture that loses two pieces for one.
+const POISONED_CAPTURE: &str = "4s6d/12/12/12/2s1sSs5/12/12/3S7D w";
+
+#[test]
+fn quiescence_sees_the_recapture_that_a_fixed_depth_misses() {
+    let p = pos("kowalski", POISONED_CAPTURE);
+    let capture = Move::movement(sq("d1"), sq("d4"));
+    let mut after = p.clone();
+    assert_eq!(after.play(capture).len(), 1);
+    assert_eq!(after.effects(Move::movement(sq("e8"), sq("e4"))).len(), 2);
+
+    // One ply without quiescence: the capture looks like a won piece.
+    // Material only: Black is two soldiers up (-1,000 for White at 500 a piece).
+    let mut blind = agent("nodes=1000000,depth=1,qs=0,eval=material,noise=0");
+    blind.new_game(0);
+    let r = blind.search(&p);
+    assert_eq!((r.best, r.score), (capture, -500));
+    let mut old = parse_agent("alphabeta:depth=1").unwrap();
+    old.new_game(0);
+    assert_eq!(old.select(&p), capture, "the fixed-depth player takes the piece too");
+    // With quiescence the same one-ply search sees the double recapture.
+    let mut seeing = agent("nodes=1000000,depth=1,qs=1,eval=material,noise=0");
+    seeing.new_game(0);
+    let r = seeing.search(&p);
+    assert_ne!(r.best, capture);
+    assert_eq!(r.score, -1000, "no material is won or lost");
+}
+
+#[test]
+fn a_won_position_is_played_out() {
+    // Kowalski: White c7-a7 shuts the black Dux on a8 in and wins at once.
+    let p = pos("kowalski", "dS10/2S9/12/11s/12/12/12/11D w");
+    let mut a = agent("nodes=20000");
+    a.new_game(5);
+    let r = a.search(&p);
+    assert_eq!(r.best, Move::movement(sq("c7"), sq("a7")));
+    assert!(r.score > WIN - 10);
+    assert_eq!(p.side_to_move(), Color::White);
+}
