@@ -13,7 +13,7 @@
 //! - **Evaluation** ([`features`], [`weights`]): a weighted sum of features the rules
 //!   make matter, with weights fitted per ruleset from game results ([`tune`]) and
 //!   built in from `configs/eval/`; a small deterministic noise keyed by the game's seed
-//!   (`noise`, default 10 thousandths of a logit) varies games between the same players.
+//!   (`noise`, default ±3 thousandths of a logit) varies games between the same players.
 //!
 //! Every switch is a spec key, so that each part can be A/B tested; the defaults are the
 //! configuration the A/B tables in `experiments/strength/` kept.
@@ -99,7 +99,7 @@ impl Default for SearchConfig {
             history: true,
             lmr: true,
             null_move: false,
-            noise: 10,
+            noise: 3,
             eval: EvalChoice::Fitted,
         }
     }

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The strength experiments of the search player (experiments/strength/README.md).
+#
+#   bash experiments/strength/run.sh PART [SHARD/SHARDS]
+#
+# PART:
+#   all        the player at the fixed budget against alphabeta:depth=3 and greedy on
+#              every built-in ruleset (eval --sprt, colours alternated, 1,000-ply cap)
+#   equal-time the player at ms=100 against alphabeta:depth=4 (about 100 ms a move) on
+#              the twelve seed rulesets
+#   budgets    a ladder of node budgets 4x apart on five rulesets
+#   ab         the A/B tests of the search's parts (equal nodes)
+# SHARD/SHARDS (e.g. 3/16) runs every SHARDS-th ruleset from the SHARD-th (0-based), so
+# that a cluster or a many-core machine runs the shards side by side.
+# Every step is resumable (eval --resume); results land in experiments/strength/PART/.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bin=${LATRUNCULI:-target/release/latrunculi}
+part=${1:?usage: run.sh all|equal-time|budgets|ab [SHARD/SHARDS]}
+shard=${2:-0/1}
+k=${shard%/*}
+n=${shard#*/}
+out=experiments/strength/$part
+mkdir -p "$out"
+BUDGET=${BUDGET:-nodes=10000}
+
+seed_rulesets="kowalski kowalski-parcae classical xxi single-stone-xxi petteia-xxi common back-rank savard falkener bell schadler"
+all_rulesets=$("$bin" rules | awk 'NR>1 {print $1}')
+
+mine() { # the rulesets of this shard
+  local i=0
+  for r in "$@"; do
+    if (( i % n == k )); then echo "$r"; fi
+    i=$((i + 1))
+  done
+}
+
+evaluate() { # ruleset agent opponents games name [extra...]
+  local r=$1 agent=$2 vs=$3 games=$4 name=$5
+  shift 5
+  local resume=""
+  [[ -f "$out/$name-games.csv" ]] && resume=--resume
+  "$bin" eval --ruleset "$r" --agent "$agent" --vs "$vs" --games "$games" --seed 1 --ply-cap 1000 \
+    --out "$out/$name.csv" --games-out "$out/$name-games.csv" $resume "$@"
+}
+
+case $part in
+  all)
+    for r in $(mine $all_rulesets); do
+      evaluate "$r" "alphabeta:$BUDGET" "alphabeta:depth=3,greedy" 100 "$r" --sprt 0,200
+    done ;;
+  equal-time)
+    for r in $(mine $seed_rulesets); do
+      evaluate "$r" "alphabeta:ms=100" "alphabeta:depth=4" 100 "$r" --sprt 0,150
+    done ;;
+  budgets)
+    for r in $(mine kowalski xxi schadler falkener ludii-seega-8x8); do
+      agents=$out/agents-$r.txt
+      printf '%s\n' alphabeta:nodes=1250 alphabeta:nodes=5000 alphabeta:nodes=20000 alphabeta:nodes=80000 > "$agents"
+      resume=""
+      [[ -d "$out/$r" ]] && resume=--resume
+      "$bin" ladder --ruleset "$r" --agents "$agents" --games 20 --seed 1 --ply-cap 1000 --out "$out/$r" $resume
+    done ;;
+  ab)
+    for r in $(mine kowalski xxi schadler ludii-seega-8x8 falkener ludii-kharebga-8x8); do
+      for off in qs=0 pvs=0 asp=0 killers=0 hist=0 lmr=0 null=1 eval=default eval=material; do
+        evaluate "$r" "alphabeta:$BUDGET" "alphabeta:$BUDGET,$off" 40 "$r-${off//=/}" --sprt 0,100
+      done
+    done ;;
+  *) echo "unknown part $part" >&2; exit 2 ;;
+esac
