@@ -8,6 +8,9 @@
 #
 #   JOBS=16 GAMES=10 SECONDS_LEFT=480 LATRUNCULI=path/to/latrunculi bash experiments/strength/sample.sh OUT
 #
+# BUDGET (default nodes=10000) is appended to `alphabeta:` for the search player's spec;
+# RULESETS and OPPONENTS (space-separated) replace every ruleset and the two opponents.
+#
 # Writes OUT/games/<ruleset>__<opponent>__<i>.csv (the columns of `play`); merge with
 # `python3 experiments/strength/summarise.py OUT`.
 set -uo pipefail
@@ -18,11 +21,12 @@ games=${GAMES:-10}
 budget=${BUDGET:-nodes=10000}
 deadline=$(( $(date +%s) + ${SECONDS_LEFT:-3600} ))
 mkdir -p "$out/games"
-rulesets=$("$bin" rules | awk 'NR>1 {print $1}')
+rulesets=${RULESETS:-$("$bin" rules | awk 'NR>1 {print $1}')}
+opponents=${OPPONENTS:-alphabeta:depth=3 greedy}
 items() {
   for ((i = 0; i < games; i++)); do
     for r in $rulesets; do
-      for opp in alphabeta:depth=3 greedy; do echo "$r $opp $i"; done
+      for opp in $opponents; do echo "$r $opp $i"; done
     done
   done
 }

@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use latrunculi_agents::search::features::{FEATURE_NAMES, NUM_FEATURES, features_of};
+use latrunculi_agents::search::features::{FEATURE_NAMES, NUM_FEATURES, features_of, idx};
 use latrunculi_agents::search::tune::{ALL_FEATURES, Sample, constant_log_loss, fit, log_loss, material_only};
 use latrunculi_agents::search::weights::{EvalWeights, FitInfo};
 use latrunculi_rules::{Color, Position, Ruleset, parse_move, splitmix64};
@@ -78,17 +78,45 @@ pub struct TuneOptions {
     pub ridge: f64,
     /// The command line, recorded in the weights file.
     pub command: String,
+    /// Fit only quiet positions: those where the side to move captures, traps or
+    /// removes nothing with any move. The search evaluates positions where its
+    /// quiescence search stands pat, and resolves the side to move's captures itself;
+    /// fitted on every position, the `threat` feature soaks up the value of the
+    /// capture about to be made and outweighs material. `threat` is left out of a
+    /// quiet fit (it is 0 there).
+    pub quiet: bool,
+    /// Only games whose two players both match one of these specs (a trailing `*`
+    /// matches any rest, e.g. `alphabeta:nodes=*`); empty: every game.
+    pub players: Vec<String>,
+}
+
+/// Whether `spec` matches `pattern` (exactly, or by prefix where the pattern ends in `*`).
+pub fn spec_matches(pattern: &str, spec: &str) -> bool {
+    match pattern.strip_suffix('*') {
+        Some(prefix) => spec.starts_with(prefix),
+        None => spec == pattern,
+    }
 }
 
 impl Default for TuneOptions {
     fn default() -> TuneOptions {
-        TuneOptions { games: Vec::new(), max_positions: 60_000, hold_out_every: 5, ridge: 1e-4, command: String::new() }
+        TuneOptions {
+            games: Vec::new(),
+            max_positions: 60_000,
+            hold_out_every: 5,
+            ridge: 1e-4,
+            command: String::new(),
+            quiet: true,
+            players: Vec::new(),
+        }
     }
 }
 
 #[derive(Deserialize)]
 struct Row {
     ruleset: String,
+    white: String,
+    black: String,
     params_hash: String,
     seed: u64,
     winner: String,
@@ -115,14 +143,16 @@ pub struct TuneReport {
 /// Fits the evaluation weights of `ruleset` from the games in `opts.games`.
 pub fn tune(ruleset: &Ruleset, opts: &TuneOptions) -> Result<TuneReport, TuneError> {
     let hash = format!("{:016x}", ruleset.params_hash());
-    let games = read_games(ruleset, &hash, &opts.games)?;
+    let games = read_games(ruleset, &hash, &opts.games, &opts.players)?;
     let total_plies: u64 = games.iter().map(|g| g.moves.split_whitespace().count() as u64).sum();
-    let stride = total_plies.div_ceil(opts.max_positions.max(1) as u64).max(1);
+    // About half the positions of a game are quiet: sample twice as densely then.
+    let wanted = if opts.quiet { 2 * opts.max_positions.max(1) } else { opts.max_positions.max(1) };
+    let stride = total_plies.div_ceil(wanted as u64).max(1);
     let per_game: Vec<(bool, Vec<Sample>)> = games
         .par_iter()
         .map(|g| {
             let held_out = splitmix64(g.seed) % opts.hold_out_every.max(2) == 0;
-            samples_of(ruleset, g, stride).map(|s| (held_out, s))
+            samples_of(ruleset, g, stride, opts.quiet).map(|s| (held_out, s))
         })
         .collect::<Result<_, _>>()?;
     let (mut train, mut test) = (Vec::new(), Vec::new());
@@ -138,7 +168,11 @@ pub fn tune(ruleset: &Ruleset, opts: &TuneOptions) -> Result<TuneReport, TuneErr
             needed: NEEDED,
         });
     }
-    let w = fit(&train, &ALL_FEATURES, opts.ridge);
+    let mut mask = ALL_FEATURES;
+    if opts.quiet {
+        mask[idx::THREAT] = false;
+    }
+    let w = fit(&train, &mask, opts.ridge);
     let as_material = |s: &[Sample]| -> Vec<Sample> {
         s.iter().map(|x| Sample { features: material_only(&x.features), score: x.score }).collect()
     };
@@ -164,7 +198,8 @@ fn round4(x: f64) -> f64 {
 }
 
 /// The games of `ruleset` (same id and `params_hash`) in `files`, in file order.
-fn read_games(ruleset: &Ruleset, hash: &str, files: &[PathBuf]) -> Result<Vec<Game>, TuneError> {
+fn read_games(ruleset: &Ruleset, hash: &str, files: &[PathBuf], players: &[String]) -> Result<Vec<Game>, TuneError> {
+    let chosen = |spec: &str| players.is_empty() || players.iter().any(|p| spec_matches(p, spec));
     let mut games = Vec::new();
     for path in files {
         let file = path.display().to_string();
@@ -173,7 +208,7 @@ fn read_games(ruleset: &Ruleset, hash: &str, files: &[PathBuf]) -> Result<Vec<Ga
         for (i, row) in reader.deserialize::<Row>().enumerate() {
             let line = i + 2;
             let row = row.map_err(|e| TuneError::Row { file: file.clone(), line, message: e.to_string() })?;
-            if row.ruleset != ruleset.id || row.params_hash != hash {
+            if row.ruleset != ruleset.id || row.params_hash != hash || !chosen(&row.white) || !chosen(&row.black) {
                 continue;
             }
             let winner = match row.winner.as_str() {
@@ -202,8 +237,9 @@ fn read_games(ruleset: &Ruleset, hash: &str, files: &[PathBuf]) -> Result<Vec<Ga
 }
 
 /// Replays `g` and returns the features of every `stride`-th unfinished position
-/// (offset by the game's seed) with the side to move's final score.
-fn samples_of(ruleset: &Ruleset, g: &Game, stride: u64) -> Result<Vec<Sample>, TuneError> {
+/// (offset by the game's seed; only quiet ones if `quiet`) with the side to move's
+/// final score.
+fn samples_of(ruleset: &Ruleset, g: &Game, stride: u64, quiet: bool) -> Result<Vec<Sample>, TuneError> {
     let mut pos = Position::new(ruleset);
     pos.set_ply_cap(u32::MAX);
     let offset = splitmix64(g.seed ^ 0x7E57) % stride;
@@ -216,7 +252,10 @@ fn samples_of(ruleset: &Ruleset, g: &Game, stride: u64) -> Result<Vec<Sample>, T
                 Some(w) if w == me => 1.0,
                 Some(_) => 0.0,
             };
-            out.push(Sample { features: features_of(&pos), score });
+            let features = features_of(&pos);
+            if !quiet || features[idx::THREAT] == 0.0 {
+                out.push(Sample { features, score });
+            }
         }
         let parsed = parse_move(ruleset, &pos, token).map_err(|e| TuneError::Move {
             file: g.file.clone(),

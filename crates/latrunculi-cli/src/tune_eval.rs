@@ -31,6 +31,15 @@ pub struct TuneEvalArgs {
     /// Every this-many-th game (by seed) is held out to measure the fit.
     #[arg(long, default_value_t = 5)]
     pub hold_out_every: u64,
+    /// Fit every sampled position, not only quiet ones (where the side to move has no
+    /// capture, trap or removal; the default, since the search evaluates where its
+    /// quiescence search stands pat).
+    #[arg(long)]
+    pub all_positions: bool,
+    /// Only games whose two players both match one of these specs (repeatable; a
+    /// trailing `*` matches any rest, e.g. `--player 'alphabeta:nodes=*'`); default: all.
+    #[arg(long = "player")]
+    pub players: Vec<String>,
 }
 
 /// Every `games.csv` under `p` (or `p` itself if it is a file), sorted.
@@ -70,6 +79,8 @@ pub fn run(args: &TuneEvalArgs) -> anyhow::Result<ExitCode> {
         games: files,
         max_positions: args.max_positions,
         hold_out_every: args.hold_out_every,
+        quiet: !args.all_positions,
+        players: args.players.clone(),
         command,
         ..TuneOptions::default()
     };

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Tallies the search player's games by (ruleset, opponent).
+
+    python3 experiments/strength/summarise.py DIR [--agent SPEC] > table.csv
+
+DIR holds games CSVs (the columns of `latrunculi play`; searched recursively). For every
+game in which AGENT (default: any `alphabeta:` spec with `nodes=` or `ms=`) played, the
+row of its (ruleset, opponent) pairing counts a win, draw or loss from AGENT's side.
+Columns: ruleset, agent, opponent, games, wins, draws, losses, score, score_lo, score_hi
+(95% Wilson interval of the score, as `latrunculi eval` reports it), mean_plies, and the
+end reasons as `reason:count` pairs separated by spaces. Standard library only.
+"""
+import csv
+import math
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+Z95 = 1.959963984540054
+
+
+def wilson(points, n, z=Z95):
+    if n == 0:
+        return (0.0, 1.0)
+    p = points / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, c - h), min(1.0, c + h))
+
+
+def is_search(spec):
+    return spec.startswith("alphabeta:") and ("nodes=" in spec or "ms=" in spec)
+
+
+def main():
+    args = sys.argv[1:]
+    if not args:
+        sys.exit(__doc__)
+    root = Path(args[0])
+    agent = args[args.index("--agent") + 1] if "--agent" in args else None
+    cells = defaultdict(lambda: {"w": 0, "d": 0, "l": 0, "plies": 0, "reasons": defaultdict(int)})
+    order = []
+    for path in sorted(root.rglob("*.csv")):
+        with open(path, newline="") as f:
+            for row in csv.DictReader(f):
+                if "winner" not in row:
+                    break
+                w, b = row["white"], row["black"]
+                mine = (lambda s: s == agent) if agent else is_search
+                if mine(w) and not mine(b):
+                    me, opp, colour = w, b, "white"
+                elif mine(b) and not mine(w):
+                    me, opp, colour = b, w, "black"
+                else:
+                    continue
+                key = (row["ruleset"], me, opp)
+                if key not in cells:
+                    order.append(key)
+                c = cells[key]
+                if row["winner"] == "draw":
+                    c["d"] += 1
+                elif row["winner"] == colour:
+                    c["w"] += 1
+                else:
+                    c["l"] += 1
+                c["plies"] += int(row["plies"])
+                c["reasons"][row["reason"]] += 1
+    out = csv.writer(sys.stdout, lineterminator="\n")
+    out.writerow(["ruleset", "agent", "opponent", "games", "wins", "draws", "losses", "score", "score_lo",
+                  "score_hi", "mean_plies", "reasons"])
+    for key in order:
+        c = cells[key]
+        n = c["w"] + c["d"] + c["l"]
+        pts = c["w"] + 0.5 * c["d"]
+        lo, hi = wilson(pts, n)
+        reasons = " ".join(f"{r}:{k}" for r, k in sorted(c["reasons"].items()))
+        out.writerow([*key, n, c["w"], c["d"], c["l"], f"{pts / n:.4f}", f"{lo:.4f}", f"{hi:.4f}",
+                      f"{c['plies'] / n:.1f}", reasons])
+
+
+if __name__ == "__main__":
+    main()
