@@ -17,7 +17,7 @@ set -euo pipefail
 bin=${LATRUNCULI:-./target/release/latrunculi}
 out=experiments/study
 # Each step's wall-clock time is appended to timings.csv (a resumed step gets a row per
-# session; the sum over the rows is the study's time on this machine). While a step runs,
+# run; the sum over the rows is the study's time on this machine). While a step runs,
 # a heartbeat file (.timings-running-main or -ludii) holds its time so far, rewritten each
 # minute: a run killed without a chance to record its step (SIGKILL, a machine switched
 # off) leaves it behind, and the next run of the same part appends it to timings.csv with
@@ -57,7 +57,7 @@ timed() {
   step=""
   [ "$status" = done ]
 }
-# A stopped run (Ctrl-C, kill, the end of a session) still records the step it was in.
+# A stopped run (Ctrl-C, kill, a closed terminal) still records the step it was in.
 on_stop() {
   stop_beat
   [ -n "$step" ] && echo "$step,$step_started,$((SECONDS - step_t0)),interrupted" >> "$timings"

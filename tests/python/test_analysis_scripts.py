@@ -1,0 +1,359 @@
+"""The Python analysis code: the notebooks' reading code and the experiment scripts.
+
+`notebooks/check_reading.py` must read every committed result (sample dataset, surveys,
+training logs, ladders) and find them consistent; the study scripts (`xxi_claim.py`,
+`ladder_table.py`, `selfplay_table.py`, `plot_study.py`, `plot_sensitivity.py`,
+`ludii_vs_dlp.py`) are run on hand-made cells whose answers were worked out by hand.
+
+Needs numpy, pandas and matplotlib (`python3 -m pip install -r notebooks/requirements.txt`,
+the first part of the README's test command). Run from anywhere:
+`python3 -m pytest -q tests/python`.
+"""
+
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+INSTALL = "python3 -m pip install -r notebooks/requirements.txt"
+
+
+def python(*args):
+    """Runs `python3 ARGS...` (this interpreter) from the repository root."""
+    return subprocess.run([sys.executable, *map(str, args)], cwd=ROOT, capture_output=True, text=True)
+
+
+def text(out):
+    return f"--- stdout ---\n{out.stdout}\n--- stderr ---\n{out.stderr}"
+
+
+def script(path, *args):
+    """Runs a script, asserting that it succeeds; returns its stdout and the whole result."""
+    out = python(path, *args)
+    assert out.returncode == 0, f"{path} failed:\n{text(out)}"
+    return out.stdout, out
+
+
+def scratch(tmp_path, *subfolders):
+    """`tmp_path` with the given subfolders made."""
+    for sub in subfolders:
+        (tmp_path / sub).mkdir(parents=True, exist_ok=True)
+    return tmp_path
+
+
+def table_rows(stdout, *, skip=()):
+    """The Markdown table rows of `stdout` (lines starting with "| "), less the separator
+    rows and those starting with any prefix in `skip`."""
+    return [
+        line
+        for line in stdout.splitlines()
+        if line.startswith("| ") and not line.startswith("|---") and not any(line.startswith(s) for s in skip)
+    ]
+
+
+def test_notebook_reading_code_reads_all_committed_data_consistently():
+    deps = python("-c", "import numpy, pandas")
+    assert deps.returncode == 0, (
+        "python3 cannot import numpy and pandas, which notebooks/check_reading.py needs.\n"
+        f"Run `{INSTALL}` (from the repository root) and rerun the test.\n{text(deps)}"
+    )
+    out = python("notebooks/check_reading.py")
+    assert out.returncode == 0, f"notebooks/check_reading.py failed ({out.returncode}):\n{text(out)}"
+    assert "all checks passed" in out.stdout, f"unexpected output of check_reading.py:\n{text(out)}"
+
+
+def test_xxi_claim_script_computes_newcombe_intervals_and_the_verdict(tmp_path):
+    """`experiments/study/xxi_claim.py` on hand-made cells: Newcombe's worked example (56/70
+    against 48/80: +0.200 [+0.052, +0.334], Newcombe 1998, method 10), an unresolved
+    difference and a reversed one, ordered by Elo on classical, and the verdict sentence; a
+    survey still running is counted from its finished games and marked provisional; each
+    ruleset's own network (a model under a folder named after the ruleset) is one player."""
+    d = scratch(tmp_path, "selfplay", "selfplay-running", "ladder/classical")
+    (d / "selfplay/summary.csv").write_text(
+        "ruleset,pairing,games,draws\n"
+        "classical,strong vs strong,70,56\nxxi,strong vs strong,80,48\n"
+        "classical,middle vs middle,50,10\nxxi,middle vs middle,50,12\n"
+        "classical,weak vs weak,100,5\nxxi,weak vs weak,100,30\n"
+        "classical,greedy vs random,50,1\n"
+        "classical,only vs only,50,50\n"
+        'classical,"az:model=nets/classical/n.az,sims=9 vs az:model=nets/classical/n.az,sims=9",40,20\n'
+        'xxi,"az:model=nets/xxi/n.az,sims=9 vs az:model=nets/xxi/n.az,sims=9",40,4\n'
+    )
+    (d / "ladder/classical/ratings.csv").write_text(
+        "agent,elo,elo_lo,elo_hi\nstrong,900,800,1000\nmiddle,500,400,600\nweak,100,0,200\nonly,50,0,100\n"
+        '"az:model=nets/classical/n.az,sims=9",20,0,40\n'
+    )
+    # A survey still running: no summary.csv, a games.csv whose last line is half written
+    # (left out); only self-play rows count.
+    (d / "selfplay-running/games.csv").write_text(
+        "ruleset,white,black,winner,plies\n"
+        "classical,fresh,fresh,draw,10\nclassical,fresh,fresh,white,10\nclassical,fresh,greedy,draw,10\n"
+        "xxi,fresh,fresh,black,10\nxxi,fresh,fresh,dr"
+    )
+    stdout, _ = script("experiments/study/xxi_claim.py", d)
+    fresh = [line for line in stdout.splitlines() if line.startswith("| fresh |")]
+    assert len(fresh) == 1 and "| 1/2 = 0.50 | 0/1 = 0.00 |" in fresh[0], stdout
+    assert "Provisional: the cells of fresh are counted" in stdout, stdout
+    rows = [
+        line
+        for line in stdout.splitlines()
+        if line.startswith("| ") and not line.startswith("| player") and not line.startswith("| fresh")
+    ]
+    assert len(rows) == 4, f"one row per player on both rulesets:\n{stdout}"
+    assert rows[0].startswith(
+        "| az:model=nets/<ruleset>/n.az,sims=9 | 20 [0, 40] | — | 20/40 = 0.50 | 4/40 = 0.10 |"
+    ), f"the two rulesets' networks, one player:\n{stdout}"
+    assert rows[1].startswith("| weak |") and rows[3].startswith("| strong |"), f"weakest first:\n{stdout}"
+    assert "+0.20 [+0.05, +0.33]" in rows[3] and "fewer draws under xxi" in rows[3], stdout
+    assert "no difference resolved" in rows[2], stdout
+    assert "-0.25 [" in rows[1] and "more draws under xxi" in rows[1], stdout
+    assert "Not on both rulesets yet: only." in stdout, stdout
+    assert "Verdict:" in stdout and "the claim fails there" in stdout, stdout
+
+
+def test_ladder_table_script_counts_draws_among_the_top_three(tmp_path):
+    """`experiments/study/ladder_table.py` on a hand-made ladder: Elo per player in the
+    fixed column order (a network under "network", a missing player as "—"), the draws
+    of all games and of the games among the three highest-rated players; a ladder still
+    running (no ratings.csv) is left out."""
+    d = scratch(tmp_path, "ladder/toy", "ladder/running")
+    (d / "ladder/toy/ratings.csv").write_text(
+        'rank,agent,elo\n1,alphabeta:depth=3,900.4\n2,"az:model=n.az,sims=200",700\n3,greedy,650.6\n4,random,0\n'
+    )
+    (d / "ladder/toy/pairings.csv").write_text(
+        "ruleset,agent,opponent,games,wins,draws,losses\n"
+        "toy,random,greedy,20,0,1,19\n"
+        "toy,random,alphabeta:depth=3,20,0,2,18\n"
+        'toy,random,"az:model=n.az,sims=200",20,0,3,17\n'
+        "toy,greedy,alphabeta:depth=3,20,1,10,9\n"
+        'toy,greedy,"az:model=n.az,sims=200",20,2,4,14\n'
+        'toy,alphabeta:depth=3,"az:model=n.az,sims=200",20,5,6,9\n'
+    )
+    (d / "ladder/running/pairings.csv").write_text("ruleset,agent,opponent,games,wins,draws,losses\n")
+    stdout, _ = script("experiments/study/ladder_table.py", d)
+    rows = [line for line in stdout.splitlines() if line.startswith("| ") and not line.startswith("| ruleset")]
+    assert rows == ["| toy | 0 | — | — | — | — | 651 | 900 | 700 | 120 | 26 (0.22) | 20 of 60 |"], stdout
+
+
+def test_ladder_table_script_puts_ludii_ladders_apart_and_keeps_unknown_players(tmp_path):
+    """`experiments/study/ladder_table.py` with a ladder on one of Ludii's rulesets: it gets
+    a second table with agents-ludii.txt's columns (`mcts:sims=200` among them), and a
+    player outside a table's usual columns gets a column of its own instead of vanishing."""
+    d = scratch(tmp_path, "ladder/toy", "ladder/ludii-toy")
+    pairings = (
+        "ruleset,agent,opponent,games,wins,draws,losses\n"
+        "r,random,greedy,10,0,1,9\n"
+        "r,random,mcts:sims=200,10,0,2,8\n"
+        "r,greedy,mcts:sims=200,10,3,4,3\n"
+    )
+    (d / "ladder/toy/ratings.csv").write_text("rank,agent,elo\n1,greedy,300\n2,mcts:sims=200,250.2\n3,random,0\n")
+    (d / "ladder/toy/pairings.csv").write_text(pairings)
+    (d / "ladder/ludii-toy/ratings.csv").write_text(
+        "rank,agent,elo\n1,mcts:sims=200,410.6\n2,greedy,200\n3,random,0\n"
+    )
+    (d / "ladder/ludii-toy/pairings.csv").write_text(pairings)
+    stdout, _ = script("experiments/study/ladder_table.py", d)
+    assert table_rows(stdout) == [
+        "| ruleset | random | mcts100 | ab1 | mcts1000 | ab2 | greedy | ab3 | network | mcts200 | games | draws | draws among the top three |",
+        "| toy | 0 | — | — | — | — | 300 | — | — | 250 | 30 | 7 (0.23) | 7 of 30 |",
+        "| ruleset | random | greedy | ab1 | mcts200 | ab2 | ab3 | games | draws | draws among the top three |",
+        "| ludii-toy | 0 | 200 | — | 411 | — | — | 30 | 7 (0.23) | 7 of 30 |",
+    ], stdout
+
+
+def test_selfplay_table_script_puts_each_cell_beside_its_elo(tmp_path):
+    """`experiments/study/selfplay_table.py --elo` on two survey folders: a row per ruleset, a
+    column per self-play player of either folder (a pairing of two players left out),
+    each cell's draw rate beside its player's Elo on the ruleset's ladder, `—` without a
+    ladder, and the draw rate of the highest-rated player."""
+    d = scratch(tmp_path, "study/ladder/ludii-toy", "weak", "strong")
+    (d / "study/ladder/ludii-toy/ratings.csv").write_text(
+        "rank,agent,elo,elo_lo,elo_hi\n1,greedy,300.4,100,500\n2,alphabeta:depth=3,200,50,350\n3,random,0,0,0\n"
+    )
+    header = "ruleset,pairing,games,draw_rate,draw_lo,draw_hi,mean_plies\n"
+    (d / "weak/summary.csv").write_text(
+        f"{header}ludii-toy,random vs random,50,1.0,0.93,1.0,1000\n"
+        "ludii-toy,greedy vs greedy,50,0.84,0.78,0.88,900\n"
+        "ludii-toy,random vs greedy,50,0.5,0.4,0.6,500\n"
+        "ludii-other,random vs random,50,0.2,0.1,0.3,300\n"
+    )
+    (d / "strong/summary.csv").write_text(
+        f"{header}ludii-toy,alphabeta:depth=3 vs alphabeta:depth=3,50,0,0,0.07,180\n"
+    )
+    stdout, _ = script("experiments/study/selfplay_table.py", d / "study", "--elo", d / "weak", d / "strong")
+    assert table_rows(stdout) == [
+        "| ruleset | random | greedy | ab3 | the highest-rated player's draw rate |",
+        "| ludii-toy | 1.00 [0.93, 1.00] @ 0 | 0.84 [0.78, 0.88] @ 300 | 0.00 [0.00, 0.07] @ 200 | greedy 0.84 |",
+        "| ludii-other | 0.20 [0.10, 0.30] @ — | — | — | — |",
+    ], stdout
+    assert "1 cells have no Elo yet" in stdout, stdout
+
+
+def test_plot_study_joins_a_further_survey_folder_and_draws_ludii_apart(tmp_path):
+    """`experiments/plot_study.py` with a further survey folder: its cells join the study's
+    own on (ruleset, player), a cell without a rating is left out, and the `ludii-*`
+    rulesets get their own figure; a survey still running is counted from its finished games."""
+    d = scratch(tmp_path, "study/ladder/toy", "study/ladder/ludii-toy", "study/selfplay", "survey")
+    ratings = "agent,elo,elo_lo,elo_hi\nrandom,0,0,0\ngreedy,310.4,200,420\n"
+    (d / "study/ladder/toy/ratings.csv").write_text(ratings)
+    (d / "study/ladder/ludii-toy/ratings.csv").write_text(ratings)
+    header = "ruleset,pairing,games,draw_rate,draw_lo,draw_hi,mean_plies\n"
+    (d / "study/selfplay/summary.csv").write_text(f"{header}toy,greedy vs greedy,50,0.1,0.04,0.21,120\n")
+    (d / "survey/summary.csv").write_text(
+        f"{header}ludii-toy,random vs random,50,0.9,0.79,0.96,950\n"
+        "ludii-toy,mcts:sims=200 vs mcts:sims=200,50,0.5,0.37,0.63,700\n"
+    )
+    study = d / "study"
+    stdout, out = script("experiments/plot_study.py", study, d / "survey")
+    rows = [line for line in stdout.splitlines() if line.startswith("| ") and not line.startswith("| ruleset")]
+    assert rows == [
+        "| toy | greedy | 310 [200, 420] | 50 | 0.10 [0.04, 0.21] | 120 |",
+        "| ludii-toy | random | 0 [0, 0] | 50 | 0.90 [0.79, 0.96] | 950 |",
+    ], stdout
+    assert "no rating yet for 1 self-play cells" in out.stderr, text(out)
+    assert (study / "draw_vs_elo.png").is_file() and (study / "draw_vs_elo_ludii.png").is_file()
+    missing = python("experiments/plot_study.py", study, d / "nowhere")
+    assert missing.returncode != 0 and "is not a folder" in text(missing), text(missing)
+    # A survey folder with no games yet is named in a note, not skipped in silence.
+    (d / "empty").mkdir()
+    empty = python("experiments/plot_study.py", study, d / "empty")
+    assert empty.returncode == 0, f"plot_study.py failed:\n{text(empty)}"
+    assert "has no summary.csv or games.csv yet" in empty.stderr, text(empty)
+    # A survey still running (games.csv, no summary.csv yet): its self-play cells are counted
+    # from the finished games (the half-written last line and the mixed pairing left out).
+    (d / "running").mkdir()
+    (d / "running/games.csv").write_text(
+        "ruleset,white,black,winner,plies\n"
+        "ludii-toy,greedy,greedy,draw,100\nludii-toy,greedy,greedy,white,50\nludii-toy,greedy,random,draw,10\n"
+        "ludii-toy,greedy,greedy,dr"
+    )
+    running = python("experiments/plot_study.py", study, d / "running")
+    assert running.returncode == 0, f"plot_study.py failed:\n{text(running)}"
+    assert "| ludii-toy | greedy | 310 [200, 420] | 2 | 0.50 [0.09, 0.91] | 75 |" in running.stdout, running.stdout
+    assert "counted from the 2 self-play games finished so far" in running.stderr, text(running)
+
+
+def test_ludii_vs_dlp_script_prints_the_difference_and_its_interval(tmp_path):
+    """`experiments/ludii_vs_dlp.py` on a hand-made metrics.csv: the DLP's figure beside ours
+    and the difference's Newcombe interval, checked by hand: 0 draws in 50 against the
+    DLP's 30 in 30 is −1.00 [−1.00, −0.87] (Wilson: 0/50 has upper bound 0.0714, 30/30
+    lower bound 0.8865; −1 + √(0.0714² + 0.1135²) = −0.866), resolved; 50 in 50 against
+    27 in 30 has a lower bound just above 0 (+0.003), printed with 3 decimals so that
+    "resolved" does not stand beside a bound shown as 0; a ruleset without a DLP figure
+    gets none."""
+    d = scratch(tmp_path, "survey")
+    head = "ruleset,pairing,games,draw,draw_lo,draw_hi,decisive,decisive_lo,decisive_hi,plies,plies_lo,plies_hi\n"
+    (d / "survey/metrics.csv").write_text(
+        f"{head}ludii-schadler-1994,ab vs ab,50,0,0,0.0714,1,0.9286,1,183,171,194\n"
+        "ludii-falkener,ab vs ab,50,1,0.9286,1,0,0,0.0714,1000,1000,1000\n"
+        "ludii-seneca,ab vs ab,50,0,0,0.0714,1,0.9286,1,217,198,236\n"
+    )
+    stdout, _ = script("experiments/ludii_vs_dlp.py", d / "survey")
+
+    def row(ruleset):
+        return next((line for line in stdout.splitlines() if line.startswith(f"| {ruleset} |")), "")
+
+    assert row("ludii-schadler-1994").endswith("| 1.00 | -1.00 [-1.00, -0.87] resolved |"), stdout
+    assert row("ludii-falkener").endswith("| 0.90 | +0.10 [+0.003, +0.26] resolved |"), stdout
+    assert row("ludii-seneca").endswith("|  |  |"), stdout
+
+
+def test_selfplay_table_script_marks_open_cells(tmp_path):
+    """`experiments/study/selfplay_table.py` on a hand-made survey folder: a column per
+    self-play pairing in the config's order, each cell `rate [CI] (games)`, `*` on a cell
+    still open (interval wider than ±half_width below its cap, or between two round
+    boundaries) and none on one at its `[[cap]]`; a missing cell is "—"."""
+    d = scratch(tmp_path, "study/selfplay")
+    (d / "study/selfplay/config.toml").write_text(
+        'rulesets = ["toy", "other"]\n'
+        'pairings = [["random", "random"], ["greedy", "greedy"], ["greedy", "random"]]\n'
+        "games = 400\nmin_games = 50\nbatch = 50\nhalf_width = 0.05\n\n"
+        '[[cap]]\npairing = ["random", "random"]\ngames = 150\n'
+    )
+    # toy/random: 75 of 150 drawn, at its cap (closed); toy/greedy: 50 of 100 (open);
+    # other/greedy: 0 of 50 (closed); other/random: none.
+    (d / "study/selfplay/summary.csv").write_text(
+        "ruleset,pairing,games,draws,draw_rate,draw_lo,draw_hi\n"
+        "toy,random vs random,150,75,0.5,0.4208,0.5792\n"
+        "toy,greedy vs greedy,100,50,0.5,0.4038,0.5962\n"
+        "toy,greedy vs random,100,0,0,0,0.037\n"
+        "other,greedy vs greedy,50,0,0,0,0.0713\n"
+    )
+    stdout, _ = script("experiments/study/selfplay_table.py", d / "study")
+    lines = stdout.splitlines()
+    assert lines[0] == "| ruleset | random | greedy |", stdout
+    assert lines[2] == "| toy | 0.50 [0.42, 0.58] (150) | 0.50 [0.40, 0.60] (100)* |", stdout
+    assert lines[3] == "| other | — | 0.00 [0.00, 0.07] (50) |", stdout
+    assert "Provisional" not in stdout, stdout
+
+
+def test_selfplay_table_script_lists_the_networks(tmp_path):
+    """`experiments/study/selfplay_table.py DIR --networks`: a row per network self-play folder
+    with the network's Elo and rank from the ruleset's ladder, its draw rate, its draws by
+    reason counted from games.csv (decisive games and other players' games left out) and
+    the mean plies; a folder still running (no summary.csv) is provisional and open."""
+    d = scratch(tmp_path, "study/selfplay-az-toy", "study/selfplay-az-run", "study/ladder/toy")
+    study = d / "study"
+    config = (
+        'pairings = [["az:model=n.az", "az:model=n.az"]]\n'
+        "games = 400\nmin_games = 50\nbatch = 50\nhalf_width = 0.05\n"
+    )
+    for sub, ruleset in [("selfplay-az-toy", "toy"), ("selfplay-az-run", "run")]:
+        (study / sub / "config.toml").write_text(f'rulesets = ["{ruleset}"]\n{config}')
+    (study / "selfplay-az-toy/summary.csv").write_text(
+        "ruleset,pairing,games,draws,draw_rate,draw_lo,draw_hi,mean_plies\n"
+        "toy,az:model=n.az vs az:model=n.az,4,3,0.75,0.3,0.95,12.5\n"
+    )
+    (study / "selfplay-az-toy/games.csv").write_text(
+        "ruleset,white,black,winner,reason,plies\n"
+        "toy,az:model=n.az,az:model=n.az,draw,repetition,10\ntoy,az:model=n.az,az:model=n.az,draw,ply-cap,20\n"
+        "toy,az:model=n.az,az:model=n.az,draw,repetition,10\ntoy,az:model=n.az,az:model=n.az,white,bare,10\n"
+        "toy,az:model=n.az,greedy,draw,ply-cap,10\n"
+    )
+    (study / "selfplay-az-run/games.csv").write_text(
+        "ruleset,white,black,winner,reason,plies\nrun,az:model=n.az,az:model=n.az,black,bare,30\nrun,az:model=n.az,az:m"
+    )
+    (study / "ladder/toy/ratings.csv").write_text(
+        "rank,agent,elo,elo_lo,elo_hi\n1,greedy,900,800,1000\n2,az:model=n.az,700.4,600,800\n3,random,0,0,0\n"
+    )
+    stdout, _ = script("experiments/study/selfplay_table.py", study, "--networks")
+    lines = stdout.splitlines()
+    assert len(lines) == 4, stdout
+    assert lines[2] == "| run | `az:model=n.az` | — | 0.00 [0.00, 0.79] (1)* (provisional) | — | 30.0 |", stdout
+    assert (
+        lines[3]
+        == "| toy | `az:model=n.az` | 700 [600, 800] (2 of 3) | 0.75 [0.30, 0.95] (4)* | repetition 2, ply-cap 1 | 12.5 |"
+    ), stdout
+
+
+def test_plot_sensitivity_script_gives_differences_with_newcombe_intervals(tmp_path):
+    """`experiments/plot_sensitivity.py` on hand-made cells: a variant's difference to the
+    published ruleset with Newcombe's interval (his worked example: 56/70 against 48/80 is
+    +0.200 [+0.052, +0.334], marked * as it excludes 0), an unresolved one unmarked; a
+    survey still running is read from its finished games and said to be provisional."""
+    d = scratch(tmp_path, "done", "running")
+    (d / "done/summary.csv").write_text(
+        "ruleset,pairing,games,white_wins,black_wins,draws,draw_rate,draw_lo,draw_hi,white_score,white_score_lo,white_score_hi\n"
+        "toy,p vs p,80,16,16,48,0.6,0.4904,0.7003,0.5,0.3923,0.6077\n"
+        "toy+end.x=1,p vs p,70,7,7,56,0.8,0.6920,0.8770,0.5,0.3850,0.6150\n"
+        "toy@8x8,p vs p,80,16,18,46,0.575,0.4655,0.6778,0.4875,0.3801,0.5960\n"
+    )
+    stdout, _ = script("experiments/plot_sensitivity.py", d / "done")
+
+    def row(variant):
+        return next((line for line in stdout.splitlines() if line.startswith(f"|   {variant} |")), "")
+
+    assert "| +0.20 [+0.05, +0.33]* |" in row("+end.x=1"), stdout
+    assert row("+end.x=1").endswith("| +0.00 [-0.16, +0.16] |"), stdout
+    assert "| -0.03 [" in row("@8x8") and "*" not in row("@8x8"), stdout
+    assert (d / "done/tornado.png").exists()
+
+    (d / "running/games.csv").write_text(
+        "ruleset,white,black,winner,plies\ntoy,p,p,draw,10\ntoy,p,p,white,10\ntoy+end.x=1,p,p,draw,9\ntoy+end.x=1,p,p,dr"
+    )
+    stdout, out = script("experiments/plot_sensitivity.py", d / "running")
+    assert "provisional" in out.stderr, text(out)
+    assert any(line.startswith("| toy | 2 | 0.50 [") for line in stdout.splitlines()), stdout
+    assert any(line.startswith("|   +end.x=1 | 1 | 1.00 [") for line in stdout.splitlines()), stdout
