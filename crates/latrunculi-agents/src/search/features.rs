@@ -81,11 +81,15 @@ pub type ScoredMove = (Move, u8);
 
 /// The side to move's legal moves, each with its number of effects.
 pub fn moves_with_effects(pos: &Position, out: &mut Vec<ScoredMove>) {
-    let mut moves = Vec::with_capacity(64);
-    pos.legal_moves(&mut moves);
-    let near = NearEnemy::of(pos);
-    out.clear();
-    out.extend(moves.into_iter().map(|m| (m, near.effect_count(pos, m))));
+    thread_local! {
+        static MOVES: std::cell::RefCell<Vec<Move>> = std::cell::RefCell::new(Vec::with_capacity(256));
+    }
+    MOVES.with_borrow_mut(|moves| {
+        pos.legal_moves(moves);
+        let near = NearEnemy::of(pos);
+        out.clear();
+        out.extend(moves.iter().map(|&m| (m, near.effect_count(pos, m))));
+    });
 }
 
 /// The number of pieces `mv` (legal in `pos`) captures, traps or removes.

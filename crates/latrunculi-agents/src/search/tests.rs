@@ -191,3 +191,45 @@ fn a_won_position_is_played_out() {
     assert!(r.score > WIN - 10);
     assert_eq!(p.side_to_move(), Color::White);
 }
+
+/// Schädler (trap rules): White b4-c4 traps the black soldier on d4 (e4 White). The
+/// fitted weights value a trapped soldier below a free one, so the trap is a gain; a
+/// count of pieces that takes a trapped soldier for a free one sees nothing in it.
+const TRAP: &str = "s6s/8/8/8/1S1sS3/8/8/7S w";
+
+#[test]
+fn a_trap_is_valued_on_schadler() {
+    let p = pos("schadler", TRAP);
+    assert!(!p.is_placement_phase());
+    let trap = Move::movement(sq("b4"), sq("c4"));
+    let mut after = p.clone();
+    let fx = after.play(trap);
+    assert_eq!(fx.trapped(), vec![sq("d4")]);
+
+    let w = EvalWeights::builtin_for(p.rules()).expect("schadler has fitted weights");
+    assert_eq!(w.ruleset, "schadler");
+    use super::features::idx;
+    assert!(
+        w.weights[idx::TRAPPED] < w.weights[idx::SOLDIERS],
+        "a trapped soldier is worth less than a free one: {:?}",
+        w.weights
+    );
+    // One ply, no quiescence: the fitted evaluation alone must prefer the trap.
+    let mut fitted = agent("nodes=1000000,depth=1,qs=0,noise=0");
+    fitted.new_game(0);
+    let r = fitted.search(&p);
+    assert_eq!(r.best, trap);
+    // Material only: the trap changes no count, so it scores like a quiet move.
+    let mut counting = agent("nodes=1000000,depth=1,qs=0,noise=0,eval=material");
+    counting.new_game(0);
+    let e = Engine::new(counting.config().clone(), EvalWeights::material_only().weights);
+    let score_after = |m: Move| {
+        let mut c = p.clone();
+        c.play(m);
+        let mut moves = Vec::new();
+        moves_with_effects(&c, &mut moves);
+        -e.evaluate(&c, &moves)
+    };
+    let quiet = Move::movement(sq("h1"), sq("h2"));
+    assert_eq!(score_after(trap), score_after(quiet));
+}
