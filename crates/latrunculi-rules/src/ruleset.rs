@@ -90,6 +90,9 @@ pub enum RulesetError {
         /// The TOML error, with line and column.
         message: String,
     },
+    /// A ruleset label that cannot be read ([`crate::RulesetSpec`]).
+    #[error(transparent)]
+    Label(#[from] crate::spec::LabelError),
     /// The parameters are individually fine but do not make a playable game.
     #[error("{origin}: {message}")]
     Invalid {
@@ -673,23 +676,6 @@ impl Ruleset {
         Ruleset::builtin_ids().map(|id| Ruleset::builtin(id).expect("built-in rulesets are valid (tested)")).collect()
     }
 
-    /// A ruleset by id or path: an existing `.toml` path is read as a file, otherwise
-    /// `configs/rulesets/<id>.toml` under `dir` if given and present, otherwise the
-    /// built-in ruleset of that id.
-    pub fn resolve(name: &str, dir: Option<&Path>) -> Result<Ruleset, RulesetError> {
-        let as_path = Path::new(name);
-        if name.ends_with(".toml") || as_path.is_file() {
-            return Ruleset::from_file(as_path);
-        }
-        if let Some(dir) = dir {
-            let p = dir.join(format!("{name}.toml"));
-            if p.is_file() {
-                return Ruleset::from_file(&p);
-            }
-        }
-        Ruleset::builtin(name)
-    }
-
     /// Reads and validates a ruleset file.
     pub fn from_file(path: &Path) -> Result<Ruleset, RulesetError> {
         let text =
@@ -749,38 +735,6 @@ impl Ruleset {
         slot.insert(path[path.len() - 1].to_string(), parsed);
         let text = toml::to_string(&table).map_err(|e| err(e.to_string()))?;
         Ruleset::from_toml_str(&text, &origin)
-    }
-
-    /// A ruleset from a label as experiments write it: an id or file (as
-    /// [`Ruleset::resolve`]), optionally `@WxH` for another board, then any number of
-    /// `+key=value` parameter changes ([`Ruleset::with_param`]), e.g.
-    /// `xxi@12x8+end.no_capture_limit=200`.
-    pub fn from_label(label: &str, dir: Option<&Path>) -> Result<Ruleset, RulesetError> {
-        let mut parts = label.split('+');
-        let head = parts.next().unwrap_or_default().trim();
-        let (name, board) = match head.rsplit_once('@') {
-            Some((n, b)) => (n.trim(), Some(b.trim())),
-            None => (head, None),
-        };
-        let mut rs = Ruleset::resolve(name, dir)?;
-        if let Some(b) = board {
-            let bad = || RulesetError::Invalid {
-                origin: label.to_string(),
-                message: format!("board '{b}' is not of the form WxH, e.g. 12x8"),
-            };
-            let (w, h) = b.to_ascii_lowercase().split_once('x').ok_or_else(bad).and_then(|(w, h)| {
-                Ok((w.trim().parse::<u8>().map_err(|_| bad())?, h.trim().parse::<u8>().map_err(|_| bad())?))
-            })?;
-            rs = rs.with_board(w, h)?;
-        }
-        for change in parts {
-            let (k, v) = change.split_once('=').ok_or_else(|| RulesetError::Invalid {
-                origin: label.to_string(),
-                message: format!("'+{change}' is not a parameter change key=value"),
-            })?;
-            rs = rs.with_param(k, v)?;
-        }
-        Ok(rs)
     }
 
     /// The ruleset as TOML (every parameter written out).
@@ -1006,36 +960,6 @@ mod tests {
             let back = Ruleset::from_toml_str(&rs.to_toml(), &rs.id).unwrap_or_else(|e| panic!("{}: {e}", rs.id));
             assert_eq!(back, rs, "{}", rs.id);
             assert_eq!(back.params_hash(), rs.params_hash(), "{}", rs.id);
-        }
-    }
-
-    #[test]
-    fn labels_change_one_parameter_at_a_time() {
-        let k = Ruleset::builtin("kowalski").unwrap();
-        let l = Ruleset::from_label("kowalski+end.no_capture_limit=120", None).unwrap();
-        assert_eq!(l.end.no_capture_limit, 120);
-        assert_ne!(l.params_hash(), k.params_hash());
-        let l = Ruleset::from_label("kowalski+end.no_moves=pass+capture.corner=\"none\"", None).unwrap();
-        assert_eq!((l.end.no_moves, l.capture.corner), (NoMoves::Pass, CornerCapture::None));
-        let l = Ruleset::from_label("xxi@12x8+movement.diagonal=true", None).unwrap();
-        assert!((l.width, l.movement.diagonal) == (12, true));
-        // Setting a parameter to its value changes nothing.
-        assert_eq!(
-            Ruleset::from_label("kowalski+end.no_capture_limit=60", None).unwrap().params_hash(),
-            k.params_hash()
-        );
-        for (bad, says) in [
-            ("kowalski+end.no_such_key=1", "no_such_key"),
-            ("kowalski+end.no_capture_limit=many", "no_capture_limit"),
-            ("kowalski+end.no_moves=sometimes", "sometimes"),
-            ("kowalski+name=x", "not a rule parameter"),
-            ("kowalski+a.b.c=1", "not a parameter"),
-            ("kowalski+end.no_capture_limit", "key=value"),
-            ("kowalski@12y8", "WxH"),
-            ("kowalski+width=2", "impossible"),
-        ] {
-            let e = Ruleset::from_label(bad, None).unwrap_err().to_string();
-            assert!(e.contains(says), "{bad}: {e}");
         }
     }
 
