@@ -13,16 +13,14 @@ use std::io::{BufWriter, Seek as _, SeekFrom, Write as _};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
-use latrunculi_rules::{Color, Move, Position, Ruleset};
+use latrunculi_rules::{BoardSize, Color, Move, Position, Ruleset, RulesetSpec};
 use latrunculi_sim::{ActionSpace, ObservationEncoder, PLANES};
 use ndarray::ArrayViewMut3;
 use ndarray_npy::WritableElement;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::game::{
-    GameJob, GameRow, RulesetChoice, canonical_spec, colours, game_seed, play_game_observed, progress_bar, tally,
-};
+use crate::game::{GameJob, GameRow, canonical_spec, colours, game_seed, play_game_observed, progress_bar, tally};
 use crate::io::Journal;
 
 /// The games file; its presence marks a finished dataset.
@@ -51,8 +49,12 @@ pub const FORMAT_VERSION: u32 = 1;
 /// The settings of a dataset run (the options of `latrunculi dataset`).
 #[derive(Clone, Debug)]
 pub struct DatasetSpec {
-    /// The ruleset and board (`--ruleset`, `--board`, `--rules-dir`).
-    pub ruleset: RulesetChoice,
+    /// The ruleset label (`--ruleset`).
+    pub ruleset: RulesetSpec,
+    /// Another board (`--board`), if the label has none.
+    pub board: Option<BoardSize>,
+    /// Directory of ruleset files consulted before the built-in ones (`--rules-dir`).
+    pub rules_dir: PathBuf,
     /// Agent playing White, e.g. `random`, `mcts:sims=200`, `az:model=PATH,sims=100`.
     pub white: String,
     /// Agent playing Black.
@@ -277,8 +279,9 @@ impl DatasetPlan {
         if args.ply_cap == 0 {
             anyhow::bail!("--ply-cap must be at least 1");
         }
-        let ruleset = args.ruleset.load()?;
-        let label = args.ruleset.label(&ruleset);
+        let spec = args.ruleset.clone().with_board(args.board)?;
+        let ruleset = spec.resolve(Some(&args.rules_dir))?;
+        let label = spec.label_for(&ruleset).to_string();
         let a = canonical_spec(&args.white, &ruleset).context("--white")?;
         let b = canonical_spec(&args.black, &ruleset).context("--black")?;
         Ok(DatasetPlan {
@@ -514,12 +517,12 @@ fn shell_word(text: &str) -> String {
 /// The command line that makes this dataset (without the binary's path).
 fn command_line(args: &DatasetSpec) -> String {
     let mut words =
-        vec!["latrunculi".to_string(), "dataset".into(), "--ruleset".into(), shell_word(&args.ruleset.ruleset)];
-    if let Some(b) = &args.ruleset.board {
-        words.extend(["--board".into(), shell_word(b)]);
+        vec!["latrunculi".to_string(), "dataset".into(), "--ruleset".into(), shell_word(&args.ruleset.to_string())];
+    if let Some(b) = &args.board {
+        words.extend(["--board".into(), b.to_string()]);
     }
-    if args.ruleset.rules_dir != Path::new("configs/rulesets") {
-        words.extend(["--rules-dir".into(), shell_word(&args.ruleset.rules_dir.display().to_string())]);
+    if args.rules_dir != Path::new(latrunculi_rules::DEFAULT_RULES_DIR) {
+        words.extend(["--rules-dir".into(), shell_word(&args.rules_dir.display().to_string())]);
     }
     words.extend([
         "--white".into(),
@@ -653,9 +656,9 @@ pub fn write_dataset(dir: &Path, args: &DatasetSpec, plan: &DatasetPlan, games: 
             PLAYERS_FILE: npy("int8", vec![s]),
         },
         "args": {
-            "ruleset": args.ruleset.ruleset,
-            "board": args.ruleset.board,
-            "rules_dir": args.ruleset.rules_dir.display().to_string(),
+            "ruleset": args.ruleset.to_string(),
+            "board": args.board.map(|b| b.to_string()),
+            "rules_dir": args.rules_dir.display().to_string(),
             "white": args.white,
             "black": args.black,
             "white_canonical": plan.a,
@@ -771,11 +774,9 @@ mod tests {
 
     fn args(ruleset: &str, board: Option<&str>, white: &str, black: &str, games: u32, out: &Path) -> DatasetSpec {
         DatasetSpec {
-            ruleset: RulesetChoice {
-                ruleset: ruleset.to_string(),
-                board: board.map(str::to_string),
-                rules_dir: PathBuf::from("configs/rulesets"),
-            },
+            ruleset: ruleset.parse().expect("a ruleset label"),
+            board: board.map(|b| b.parse().expect("a board")),
+            rules_dir: PathBuf::from(latrunculi_rules::DEFAULT_RULES_DIR),
             white: white.to_string(),
             black: black.to_string(),
             games,

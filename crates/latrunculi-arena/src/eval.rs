@@ -12,13 +12,12 @@
 use std::path::Path;
 
 use anyhow::Context as _;
-use latrunculi_rules::Ruleset;
+use latrunculi_rules::{Ruleset, RulesetSpec};
 use rayon::prelude::*;
 
 use crate::elo::{Sprt, SprtDecision, Wdl};
 use crate::game::{
-    GAME_COLUMNS, GameJob, GameRow, RulesetChoice, canonical_spec, colours, game_seed, games_header, play_game,
-    progress_bar,
+    GAME_COLUMNS, GameJob, GameRow, canonical_spec, colours, game_seed, games_header, play_game, progress_bar,
 };
 use crate::io::write_atomic;
 
@@ -327,7 +326,8 @@ impl EvalPlan {
     /// build agents for the ruleset.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        ruleset: &RulesetChoice,
+        ruleset: &RulesetSpec,
+        rules_dir: &Path,
         agent: &str,
         vs: &[String],
         games: u32,
@@ -337,8 +337,8 @@ impl EvalPlan {
         alpha: f64,
         beta: f64,
     ) -> anyhow::Result<EvalPlan> {
-        let rs = ruleset.load()?;
-        let label = ruleset.label(&rs);
+        let rs = ruleset.resolve(Some(rules_dir))?;
+        let label = ruleset.label_for(&rs).to_string();
         if games == 0 {
             anyhow::bail!("--games must be at least 1");
         }

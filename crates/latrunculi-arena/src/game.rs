@@ -11,7 +11,7 @@
 //! never on the thread that plays it.
 
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -48,7 +48,8 @@ pub fn games_header() -> String {
 /// One game as a CSV row (columns as in [`GAME_COLUMNS`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRow {
-    /// Ruleset label: its id, or `id@WxH` when the board was changed.
+    /// Ruleset label ([`latrunculi_rules::RulesetSpec`] as written): its id, `@WxH` when
+    /// the board was changed, `+key=value` for each changed parameter.
     pub ruleset: String,
     /// [`Ruleset::params_hash`] as 16 hex digits.
     pub params_hash: String,
@@ -260,51 +261,6 @@ pub fn tally(rows: &[GameRow]) -> (usize, usize, usize, f64) {
     let count = |w: &str| rows.iter().filter(|r| r.winner == w).count();
     let mean = if rows.is_empty() { 0.0 } else { rows.iter().map(|r| r.plies as f64).sum::<f64>() / rows.len() as f64 };
     (count("white"), count("black"), count("draw"), mean)
-}
-
-/// The ruleset of a command: an id or a ruleset file, optionally with another board
-/// (the `--ruleset`, `--board` and `--rules-dir` options).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RulesetChoice {
-    /// Ruleset id (see `latrunculi rules`) or path to a ruleset .toml file.
-    pub ruleset: String,
-    /// Board as `WxH` (e.g. `12x8`), for rulesets that allow several sizes.
-    pub board: Option<String>,
-    /// Directory of ruleset files consulted before the built-in ones.
-    pub rules_dir: PathBuf,
-}
-
-impl RulesetChoice {
-    /// Resolves the ruleset, applying the board.
-    pub fn load(&self) -> anyhow::Result<Ruleset> {
-        let rs = Ruleset::resolve(&self.ruleset, Some(&self.rules_dir))?;
-        match &self.board {
-            None => Ok(rs),
-            Some(b) => {
-                let (w, h) = parse_board(b)?;
-                Ok(rs.with_board(w, h)?)
-            }
-        }
-    }
-
-    /// The label of the loaded ruleset `rs` in results: its id, or `id@WxH` when a board
-    /// was given.
-    pub fn label(&self, rs: &Ruleset) -> String {
-        match &self.board {
-            Some(_) => format!("{}@{}x{}", rs.id, rs.width, rs.height),
-            None => rs.id.clone(),
-        }
-    }
-}
-
-/// Parses `WxH`.
-pub fn parse_board(text: &str) -> anyhow::Result<(u8, u8)> {
-    let (w, h) = text
-        .to_ascii_lowercase()
-        .split_once('x')
-        .and_then(|(w, h)| Some((w.trim().parse().ok()?, h.trim().parse().ok()?)))
-        .ok_or_else(|| anyhow::anyhow!("board '{text}' is not of the form WxH, e.g. 12x8"))?;
-    Ok((w, h))
 }
 
 #[cfg(test)]

@@ -21,14 +21,12 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
-use latrunculi_rules::Ruleset;
+use latrunculi_rules::{Ruleset, RulesetSpec};
 use rayon::prelude::*;
 
 use crate::elo::{PairResult, Wdl, fit_ratings};
 use crate::eval::{EVAL_COLUMNS, PairingSummary, check_new_file, num, summarise_games, summary_line};
-use crate::game::{
-    GameJob, GameRow, RulesetChoice, canonical_spec, colours, game_seed, games_header, play_game, progress_bar,
-};
+use crate::game::{GameJob, GameRow, canonical_spec, colours, game_seed, games_header, play_game, progress_bar};
 use crate::io::{Journal, write_atomic};
 use crate::stats::Z95;
 
@@ -219,7 +217,8 @@ impl LadderPlan {
     /// ruleset and none repeats, and the `anchor` spec is one of them.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        ruleset: &RulesetChoice,
+        ruleset: &RulesetSpec,
+        rules_dir: &Path,
         agents_file: &Path,
         games: u32,
         seed: u64,
@@ -227,8 +226,8 @@ impl LadderPlan {
         prior_draws: f64,
         anchor: &str,
     ) -> anyhow::Result<LadderPlan> {
-        let rs = ruleset.load()?;
-        let label = ruleset.label(&rs);
+        let rs = ruleset.resolve(Some(rules_dir))?;
+        let label = ruleset.label_for(&rs).to_string();
         if games == 0 {
             anyhow::bail!("--games must be at least 1");
         }

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
-use latrunculi_rules::{Color, Position, Reason, Ruleset, parse_move};
+use latrunculi_rules::{Color, Position, Reason, Ruleset, RulesetSpec, parse_move};
 use rayon::prelude::*;
 
 use crate::game::GameRow;
@@ -207,7 +207,7 @@ pub fn read_games(path: &Path) -> anyhow::Result<Vec<GameRow>> {
 }
 
 /// The metrics.csv text (header included) of the games in `rows`: rulesets resolved by
-/// label ([`Ruleset::from_label`]: `id`, `id@WxH`, `+key=value` changes; files in
+/// label ([`RulesetSpec`]: `id`, `id@WxH`, `+key=value` changes; files in
 /// `rules_dir` first) and checked against each row's
 /// `params_hash`.
 pub fn metrics_csv(rows: &[GameRow], rules_dir: &Path, source: &Path) -> anyhow::Result<String> {
@@ -218,7 +218,8 @@ pub fn metrics_csv(rows: &[GameRow], rules_dir: &Path, source: &Path) -> anyhow:
     for (i, row) in rows.iter().enumerate() {
         let at = || format!("{}: line {} (game {})", source.display(), i + 2, row.game);
         if !rulesets.contains_key(&row.ruleset) {
-            let rs = Ruleset::from_label(&row.ruleset, Some(rules_dir)).with_context(at)?;
+            let spec: RulesetSpec = row.ruleset.parse().with_context(at)?;
+            let rs = spec.resolve(Some(rules_dir)).with_context(at)?;
             rulesets.insert(row.ruleset.clone(), rs);
         }
         let hash = format!("{:016x}", rulesets[&row.ruleset].params_hash());

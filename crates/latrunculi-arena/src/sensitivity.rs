@@ -13,8 +13,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
-use latrunculi_rules::Ruleset;
 use latrunculi_rules::ruleset::BUILTIN;
+use latrunculi_rules::{BoardSize, ParamChange, RulesetError, RulesetSpec};
 
 /// The settings of a sensitivity study (the options of `latrunculi sensitivity`).
 #[derive(Clone, Debug, PartialEq)]
@@ -155,12 +155,15 @@ pub fn experiment(args: &SensitivityStudy) -> anyhow::Result<String> {
     writeln!(t, "rulesets = [")?;
     for id in &args.rulesets {
         let (text, file) = ruleset_text(id, &args.rules_dir)?;
-        let base = Ruleset::from_label(id, Some(&args.rules_dir))?;
+        let spec: RulesetSpec = id.parse()?;
+        let base = spec.resolve(Some(&args.rules_dir))?;
         writeln!(t, "    \"{id}\",  # as published ({file})")?;
         for a in assumed_keys(&text) {
             for v in alternatives(&a) {
-                let label = format!("{id}+{}={}", a.key, v.trim_matches('"'));
-                match Ruleset::from_label(&label, Some(&args.rules_dir)) {
+                let mut changed = spec.clone();
+                changed.changes.push(ParamChange { key: a.key.clone(), value: v.trim_matches('"').to_string() });
+                let label = changed.to_string();
+                match changed.resolve(Some(&args.rules_dir)) {
                     Ok(rs) if rs.params_hash() != base.params_hash() => {
                         writeln!(t, "    \"{label}\",  # [assumed] {} = {} (line {})", a.key, a.value, a.line)?;
                     }
@@ -170,10 +173,14 @@ pub fn experiment(args: &SensitivityStudy) -> anyhow::Result<String> {
             }
         }
         for b in &base.other_boards {
-            let label = format!("{id}@{b}");
-            match Ruleset::from_label(&label, Some(&args.rules_dir)) {
-                Ok(_) => writeln!(t, "    \"{label}\",  # another board of the source")?,
-                Err(e) => writeln!(t, "    # left out, {label}: {e}")?,
+            let on_board = b
+                .parse::<BoardSize>()
+                .map_err(RulesetError::from)
+                .and_then(|board| Ok(spec.clone().with_board(Some(board))?))
+                .and_then(|s| s.resolve(Some(&args.rules_dir)).map(|_| s));
+            match on_board {
+                Ok(s) => writeln!(t, "    \"{s}\",  # another board of the source")?,
+                Err(e) => writeln!(t, "    # left out, {id}@{b}: {e}")?,
             }
         }
     }

@@ -80,7 +80,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use anyhow::{Context as _, bail};
-use latrunculi_rules::{Reason, Ruleset, fnv1a};
+use latrunculi_rules::{Reason, Ruleset, RulesetSpec, fnv1a};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -172,7 +172,7 @@ fn default_ply_cap() -> u32 {
 pub struct Survey {
     /// The file as read.
     pub config: SurveyConfig,
-    /// (label, ruleset) in file order; the label is the id, or `id@WxH` with a board.
+    /// (label, ruleset) in file order; the label as [`ruleset_label`] writes it.
     pub rulesets: Vec<(String, Ruleset)>,
     /// (first, second) canonical agent specs in file order.
     pub pairings: Vec<(String, String)>,
@@ -180,24 +180,14 @@ pub struct Survey {
     pub caps: Vec<u32>,
 }
 
-/// A ruleset entry of an experiment (`id`, `id@WxH`, either with `+key=value` changes:
-/// [`Ruleset::from_label`]) and its label in the outputs: the ruleset's id, `@WxH` when
-/// the board was given, then the changes as written.
+/// A ruleset entry of an experiment (a label: `id`, `id@WxH`, either with `+key=value`
+/// changes, see [`RulesetSpec`]) and its label in the outputs
+/// ([`RulesetSpec::label_for`]): the ruleset's id, `@WxH` when the board was given, then
+/// the changes.
 pub fn ruleset_label(entry: &str, rules_dir: &Path) -> anyhow::Result<(String, Ruleset)> {
-    let rs = Ruleset::from_label(entry, Some(rules_dir))?;
-    let (head, changes) = match entry.split_once('+') {
-        Some((h, c)) => (h, Some(c)),
-        None => (entry, None),
-    };
-    let mut label = rs.id.clone();
-    if head.contains('@') {
-        label += &format!("@{}x{}", rs.width, rs.height);
-    }
-    if let Some(c) = changes {
-        let parts: Vec<String> = c.split('+').map(|p| p.split_whitespace().collect::<Vec<_>>().join("")).collect();
-        label += &format!("+{}", parts.join("+"));
-    }
-    Ok((label, rs))
+    let spec: RulesetSpec = entry.parse()?;
+    let rs = spec.resolve(Some(rules_dir))?;
+    Ok((spec.label_for(&rs).to_string(), rs))
 }
 
 /// The canonical specs of the pairing `[a, b]`, checked against every ruleset: every agent

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use latrunculi_rules::Ruleset;
+use latrunculi_rules::{BoardSize, LabelError, Ruleset, RulesetSpec};
 use serde::{Deserialize, Serialize};
 
 use crate::AzError;
@@ -15,7 +15,8 @@ use crate::selfplay::SelfPlayConfig;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TrainConfig {
-    /// Ruleset id (built in or in the rules folder) or path to a ruleset TOML.
+    /// Ruleset label ([`RulesetSpec`]): an id (built in or in the rules folder) or path
+    /// to a ruleset TOML, optionally with `@WxH` and `+key=value` changes.
     pub ruleset: String,
     /// Board size `WxH` overriding the ruleset's (empty: the ruleset's own).
     pub board: String,
@@ -370,19 +371,21 @@ impl TrainConfig {
         Ok(())
     }
 
-    /// The ruleset, resolved against `rules_dir` and resized to `board` if given.
+    /// The ruleset label of the run: the `ruleset` key (any label: `xxi@12x8`,
+    /// `kowalski+end.no_capture_limit=120`, a file) on the `board` key's board, if set.
+    pub fn ruleset_spec(&self) -> Result<RulesetSpec, AzError> {
+        let spec: RulesetSpec =
+            self.ruleset.parse().map_err(|e: LabelError| AzError::Config(format!("ruleset: {e}")))?;
+        let board = match self.board.trim() {
+            "" => None,
+            b => Some(b.parse::<BoardSize>().map_err(|e| AzError::Config(format!("board: {e}")))?),
+        };
+        spec.with_board(board).map_err(|e| AzError::Config(e.to_string()))
+    }
+
+    /// The ruleset of [`TrainConfig::ruleset_spec`], resolved against `rules_dir`.
     pub fn load_ruleset(&self, rules_dir: Option<&Path>) -> Result<Ruleset, AzError> {
-        let rs = Ruleset::resolve(&self.ruleset, rules_dir).map_err(|e| AzError::Config(e.to_string()))?;
-        if self.board.trim().is_empty() {
-            return Ok(rs);
-        }
-        let (w, h) = self
-            .board
-            .trim()
-            .split_once(['x', 'X'])
-            .and_then(|(w, h)| Some((w.trim().parse::<u8>().ok()?, h.trim().parse::<u8>().ok()?)))
-            .ok_or_else(|| AzError::Config(format!("board '{}' is not WxH (e.g. 8x8)", self.board)))?;
-        rs.with_board(w, h).map_err(|e| AzError::Config(e.to_string()))
+        self.ruleset_spec()?.resolve(rules_dir).map_err(|e| AzError::Config(e.to_string()))
     }
 
     /// The network configuration for a ruleset's board.
@@ -482,6 +485,16 @@ mod tests {
         assert!(e.contains("17x8") && e.contains("3 to 16"), "{e}");
         let cfg = TrainConfig::from_toml_str("ruleset = \"kowalski\"\nboard = \"16x11\"\n", "a.toml").unwrap();
         assert_eq!(cfg.load_ruleset(None).map(|rs| (rs.width, rs.height)).unwrap(), (16, 11));
+        // The `ruleset` key takes any label; a board in both places is an error.
+        let cfg = TrainConfig::from_toml_str("ruleset = \"xxi@12x8+end.no_capture_limit=120\"\n", "a.toml").unwrap();
+        let rs = cfg.load_ruleset(None).unwrap();
+        assert_eq!((rs.width, rs.height, rs.end.no_capture_limit), (12, 8, 120));
+        let cfg = TrainConfig::from_toml_str("ruleset = \"xxi@12x8\"\nboard = \"10x8\"\n", "a.toml").unwrap();
+        let e = cfg.load_ruleset(None).unwrap_err().to_string();
+        assert!(e.contains("xxi@12x8") && e.contains("10x8"), "{e}");
+        let cfg = TrainConfig::from_toml_str("ruleset = \"xxi\"\nboard = \"12*8\"\n", "a.toml").unwrap();
+        let e = cfg.load_ruleset(None).unwrap_err().to_string();
+        assert!(e.contains("board") && e.contains("12*8") && e.contains("WxH"), "{e}");
     }
 
     #[test]

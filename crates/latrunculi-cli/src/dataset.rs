@@ -53,7 +53,9 @@ impl DatasetArgs {
     /// The arguments as the library's [`DatasetSpec`].
     pub fn spec(&self) -> DatasetSpec {
         DatasetSpec {
-            ruleset: self.ruleset.choice(),
+            ruleset: self.ruleset.ruleset.clone(),
+            board: self.ruleset.board,
+            rules_dir: self.ruleset.rules_dir.clone(),
             white: self.white.clone(),
             black: self.black.clone(),
             games: self.games,

@@ -59,7 +59,8 @@ pub struct EvalArgs {
 /// Runs `latrunculi eval`.
 pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
     let plan = EvalPlan::new(
-        &args.ruleset.choice(),
+        &args.ruleset.spec()?,
+        &args.ruleset.rules_dir,
         &args.agent,
         &args.vs,
         args.games,

@@ -64,7 +64,8 @@ pub struct LadderArgs {
 /// Runs `latrunculi ladder`.
 pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
     let mut plan = LadderPlan::new(
-        &args.ruleset.choice(),
+        &args.ruleset.spec()?,
+        &args.ruleset.rules_dir,
         &args.agents,
         args.games,
         args.seed,

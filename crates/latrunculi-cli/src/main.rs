@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use latrunculi_arena::game::RulesetChoice;
+use latrunculi_rules::{BoardSize, LabelError, Ruleset, RulesetSpec};
 
 mod bench;
 mod dataset;
@@ -65,26 +65,28 @@ enum Command {
 /// Options shared by commands that take a ruleset.
 #[derive(clap::Args, Debug, Clone)]
 pub struct RulesetArg {
-    /// Ruleset id (see `latrunculi rules`) or path to a ruleset .toml file.
+    /// Ruleset label: an id (see `latrunculi rules`) or a ruleset .toml file, optionally
+    /// `@WxH` and `+key=value` changes, as the `ruleset` column of results writes it (e.g.
+    /// `xxi@12x8`, `kowalski+end.no_capture_limit=120`).
     #[arg(long, short = 'r')]
-    pub ruleset: String,
-    /// Board as WxH (e.g. 12x8), for rulesets that allow several sizes.
+    pub ruleset: RulesetSpec,
+    /// Board as WxH (e.g. 12x8), for rulesets that allow several sizes (or `@WxH` in the label).
     #[arg(long)]
-    pub board: Option<String>,
+    pub board: Option<BoardSize>,
     /// Directory of ruleset files consulted before the built-in ones.
-    #[arg(long, default_value = "configs/rulesets")]
+    #[arg(long, default_value = latrunculi_rules::DEFAULT_RULES_DIR)]
     pub rules_dir: PathBuf,
 }
 
 impl RulesetArg {
-    /// The options as the library's [`RulesetChoice`].
-    pub fn choice(&self) -> RulesetChoice {
-        RulesetChoice { ruleset: self.ruleset.clone(), board: self.board.clone(), rules_dir: self.rules_dir.clone() }
+    /// The label the options give: `--ruleset` on the `--board`, if given.
+    pub fn spec(&self) -> Result<RulesetSpec, LabelError> {
+        self.ruleset.clone().with_board(self.board)
     }
 
-    /// Resolves the ruleset, applying `--board`.
-    pub fn load(&self) -> anyhow::Result<latrunculi_rules::Ruleset> {
-        self.choice().load()
+    /// Resolves the ruleset ([`RulesetSpec::resolve`], files in `--rules-dir` first).
+    pub fn load(&self) -> anyhow::Result<Ruleset> {
+        Ok(self.spec()?.resolve(Some(&self.rules_dir))?)
     }
 }
 

@@ -38,9 +38,9 @@ pub struct PlayArgs {
 
 /// Runs `latrunculi play`.
 pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
-    let choice = args.ruleset.choice();
-    let rs = choice.load()?;
-    let label = choice.label(&rs);
+    let spec = args.ruleset.spec()?;
+    let rs = spec.resolve(Some(&args.ruleset.rules_dir))?;
+    let label = spec.label_for(&rs).to_string();
     let a = canonical_spec(&args.white, &rs)?;
     let b = canonical_spec(&args.black, &rs)?;
     if args.ply_cap == 0 {

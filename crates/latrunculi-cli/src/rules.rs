@@ -235,7 +235,7 @@ mod tests {
         let path = dir.join("sub").join("pos.svg");
         let args = ShowArgs {
             ruleset: RulesetArg {
-                ruleset: "xxi".to_string(),
+                ruleset: "xxi".parse().expect("a label"),
                 board: None,
                 rules_dir: PathBuf::from("no-such-dir-for-tests"),
             },

@@ -5,7 +5,7 @@ use std::sync::Mutex;
 use latrunculi_agents::Agent;
 use latrunculi_arena::eval::{EVAL_COLUMNS, play_pairing, summary_line};
 use latrunculi_arena::game::{GAME_COLUMNS, GameRow, canonical_spec, play_games};
-use latrunculi_rules::Ruleset;
+use latrunculi_rules::{BoardSize, Ruleset, RulesetSpec};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -88,10 +88,11 @@ impl PyAgent {
 /// The label of a ruleset in results: its id, or `id@WxH` when the board is not the
 /// built-in one's.
 fn label_of(rs: &Ruleset) -> String {
-    match Ruleset::builtin(&rs.id) {
-        Ok(b) if (b.width, b.height) != (rs.width, rs.height) => format!("{}@{}x{}", rs.id, rs.width, rs.height),
-        _ => rs.id.clone(),
-    }
+    let board = match Ruleset::builtin(&rs.id) {
+        Ok(b) if (b.width, b.height) != (rs.width, rs.height) => Some(BoardSize { width: rs.width, height: rs.height }),
+        _ => None,
+    };
+    RulesetSpec { board, ..RulesetSpec::id(&rs.id) }.to_string()
 }
 
 /// A CSV line's cells as a dict keyed by `columns`: integers and decimals as numbers,

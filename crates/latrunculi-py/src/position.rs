@@ -1,10 +1,10 @@
 //! Rulesets, positions and record replay for Python.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use latrunculi_rules::{
-    Color, GameRecord, Move, MoveText, Position, ReplayOptions, ResultVerdict, Ruleset, Setup, Square, move_text,
-    parse_move,
+    Color, DEFAULT_RULES_DIR, GameRecord, Move, MoveText, Position, ReplayOptions, ResultVerdict, Ruleset, RulesetSpec,
+    Setup, Square, move_text, parse_move,
 };
 use latrunculi_sim::observation::{
     ENEMY_DUX, ENEMY_IN_HAND, ENEMY_SOLDIERS, ENEMY_TRAPPED, OWN_DUX, OWN_IN_HAND, OWN_SOLDIERS, OWN_TRAPPED,
@@ -19,10 +19,12 @@ use crate::error;
 
 /// A ruleset (one reconstruction with all its parameters).
 ///
-/// `Ruleset(spec, rules_dir=None)`: `spec` is a built-in id (`"kowalski"`), a path to a
-/// ruleset `.toml` file, or a label as experiments write it (`"xxi@12x8"`,
+/// `Ruleset(spec, rules_dir=None)`: `spec` is a ruleset label as every command reads and
+/// every result writes it: a built-in id (`"kowalski"`), a path to a ruleset `.toml`
+/// file, either with `@WxH` and `+key=value` changes (`"xxi@12x8"`,
 /// `"kowalski+end.no_capture_limit=100"`); `rules_dir` is a directory of ruleset files
-/// consulted before the built-in ones.
+/// consulted before the built-in ones, by default `configs/rulesets` in the working
+/// directory, as for the `latrunculi` command.
 #[pyclass(name = "Ruleset", module = "latrunculi", frozen)]
 #[derive(Clone)]
 pub struct PyRuleset {
@@ -34,7 +36,7 @@ impl PyRuleset {
     #[new]
     #[pyo3(signature = (spec, rules_dir = None))]
     fn new(spec: &str, rules_dir: Option<PathBuf>) -> PyResult<Self> {
-        Ok(PyRuleset { inner: Ruleset::from_label(spec, rules_dir.as_deref()).map_err(error)? })
+        Ok(PyRuleset { inner: resolve_label(spec, rules_dir.as_deref())? })
     }
 
     /// A ruleset from TOML text (`origin` names it in errors).
@@ -123,15 +125,22 @@ pub fn builtin_ids() -> Vec<String> {
     Ruleset::builtin_ids().map(str::to_string).collect()
 }
 
-/// A ruleset argument: a `Ruleset` or a spec string for `Ruleset(spec)`.
+/// The ruleset of a label ([`RulesetSpec`]), with ruleset files in `rules_dir`, by
+/// default [`DEFAULT_RULES_DIR`] (as the command line's `--rules-dir`), consulted first.
+fn resolve_label(label: &str, rules_dir: Option<&Path>) -> PyResult<Ruleset> {
+    let spec: RulesetSpec = label.parse().map_err(error)?;
+    spec.resolve(Some(rules_dir.unwrap_or(Path::new(DEFAULT_RULES_DIR)))).map_err(error)
+}
+
+/// A ruleset argument: a `Ruleset` or a label string for `Ruleset(label)`.
 pub(crate) fn ruleset_arg(obj: &Bound<'_, PyAny>) -> PyResult<Ruleset> {
     if let Ok(r) = obj.cast::<PyRuleset>() {
         return Ok(r.get().inner.clone());
     }
-    let spec: String = obj.extract().map_err(|_| {
-        pyo3::exceptions::PyTypeError::new_err("ruleset must be a latrunculi.Ruleset or a ruleset id / path string")
+    let label: String = obj.extract().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err("ruleset must be a latrunculi.Ruleset or a ruleset label string")
     })?;
-    Ruleset::from_label(&spec, None).map_err(error)
+    resolve_label(&label, None)
 }
 
 /// `"white"` / `"black"` as a colour.

@@ -1,7 +1,8 @@
 //! # latrunculi-rules
 //!
 //! The rules engine for every Ludus Latrunculorum reconstruction in docs/rules.md: rulesets
-//! read from TOML ([`Ruleset`]), a fast position type ([`Position`]) with legal move
+//! read from TOML ([`Ruleset`]) and named by labels ([`RulesetSpec`]: `xxi@12x8`,
+//! `kowalski+end.no_capture_limit=120`), a fast position type ([`Position`]) with legal move
 //! generation, move application, results and a 64-bit hash, and the notation of
 //! docs/rules.md §2 for moves ([`notation`]), positions and game records ([`record`],
 //! replayed by [`replay()`]).
@@ -18,6 +19,7 @@ pub mod replay;
 pub mod rng;
 pub mod ruleset;
 pub mod setup;
+pub mod spec;
 pub mod types;
 
 pub use notation::{
@@ -30,4 +32,5 @@ pub use replay::{MoveStatus, ReplayOptions, ReplayReport, ReplayedMove, ResultVe
 pub use rng::{FastRng, fnv1a, splitmix64};
 pub use ruleset::{Rules, Ruleset, RulesetError};
 pub use setup::{Setup, SetupError};
+pub use spec::{BoardSize, DEFAULT_RULES_DIR, LabelError, ParamChange, RulesetBase, RulesetSpec};
 pub use types::{Color, Move, MoveKind, Outcome, Piece, PieceKind, Reason, Square};

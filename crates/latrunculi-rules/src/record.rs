@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use crate::position::{Position, PositionError};
 use crate::ruleset::{Ruleset, RulesetError};
 use crate::setup::{Setup, SetupError};
+use crate::spec::BoardSize;
 use crate::types::Color;
 
 /// A result as recorded.
@@ -444,13 +445,8 @@ impl GameRecord {
         match self.tag("Board") {
             None => Ok(rs),
             Some(b) => {
-                let (w, h) = b
-                    .trim()
-                    .to_ascii_lowercase()
-                    .split_once('x')
-                    .and_then(|(w, h)| Some((w.trim().parse::<u8>().ok()?, h.trim().parse::<u8>().ok()?)))
-                    .ok_or_else(|| RecordError::BadBoard(b.to_string()))?;
-                Ok(rs.with_board(w, h)?)
+                let board: BoardSize = b.parse().map_err(|_| RecordError::BadBoard(b.to_string()))?;
+                Ok(rs.with_board(board.width, board.height)?)
             }
         }
     }

@@ -12,7 +12,10 @@ class LatrunculiError(ValueError):
     """An error of the engine: bad ruleset, FEN, move, action, agent spec or record."""
 
 class Ruleset:
-    """A reconstruction by built-in id, TOML path or label (``"xxi@12x8"``, ``"kowalski+end.no_capture_limit=100"``)."""
+    """A reconstruction by ruleset label, as every result writes it: a built-in id or TOML path, optionally
+    with ``@WxH`` and ``+key=value`` changes (``"xxi@12x8"``, ``"kowalski+end.no_capture_limit=100"``).
+    Ruleset files in ``rules_dir`` (default: ``configs/rulesets`` in the working directory, as for the
+    ``latrunculi`` command) come before the built-in ones."""
 
     def __init__(self, spec: str, rules_dir: Optional[Union[str, PathLike[str]]] = None) -> None: ...
     @staticmethod
