@@ -5,7 +5,10 @@
 //! arguments, calls this crate and prints; everything that plays, measures or writes
 //! result files is here:
 //!
-//! - [`game`]: one game between two agents built from spec strings
+//! - [`agents`]: agent specs read once against the registry of agent kinds (the `az`
+//!   kind with the `az` feature, on by default; without it the crate compiles no burn);
+//! - [`error`]: the crate's errors, which name files and values, never flags;
+//! - [`game`]: one game between two agents built from their specs
 //!   ([`game::play_game`], [`game::play_game_observed`]), its CSV row, the seeds and
 //!   colours of a run, and the ruleset choice of the commands;
 //! - [`survey`]: experiment files of (ruleset, pairing) cells, resumable, sharded,
@@ -26,8 +29,10 @@
 
 #![warn(missing_docs)]
 
+pub mod agents;
 pub mod dataset;
 pub mod elo;
+pub mod error;
 pub mod eval;
 pub mod game;
 pub mod io;
@@ -37,3 +42,5 @@ pub mod sensitivity;
 pub mod stats;
 pub mod survey;
 pub mod svg;
+
+pub use error::{ArenaError, Setting};

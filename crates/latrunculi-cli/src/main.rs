@@ -6,11 +6,12 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 use latrunculi_arena::game::RulesetChoice;
 
 mod bench;
 mod dataset;
+mod errors;
 mod eval;
 mod ladder;
 mod metrics;
@@ -81,12 +82,24 @@ impl RulesetArg {
 
     /// Resolves the ruleset, applying `--board`.
     pub fn load(&self) -> anyhow::Result<latrunculi_rules::Ruleset> {
-        self.choice().load()
+        Ok(self.choice().load()?)
     }
 }
 
+/// The subcommands that take agent specs; their help lists the agent kinds.
+const AGENT_COMMANDS: [&str; 5] = ["play", "eval", "ladder", "dataset", "survey"];
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let agents =
+        format!("Agent specs (from the registry of agent kinds): {}", latrunculi_arena::agents::valid_agents());
+    let mut command = Cli::command();
+    for name in AGENT_COMMANDS {
+        command = command.mut_subcommand(name, |c| c.after_help(agents.clone()));
+    }
+    let cli = match Cli::from_arg_matches(&command.get_matches()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     let result = match cli.command {
         Command::Rules(a) => rules::run_rules(&a),
         Command::Show(a) => rules::run_show(&a),
@@ -105,7 +118,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", errors::message(&e));
             ExitCode::from(2)
         }
     }
