@@ -80,13 +80,13 @@ pub enum ArenaError {
         setting: Setting,
     },
     /// A setting whose value is not valid.
-    #[error("{setting} '{value}': {message}")]
+    #[error("{setting} '{value}' {message}")]
     BadSetting {
         /// The setting.
         setting: Setting,
         /// The value given.
         value: String,
-        /// What is wrong and what is valid.
+        /// What is wrong and what is valid, as a predicate (`is not of the form ...`).
         message: String,
     },
     /// An agent spec given for a setting (the White agent, the anchor) is not valid.

@@ -50,7 +50,7 @@ pub fn parse_sprt(text: &str, alpha: f64, beta: f64) -> Result<Sprt> {
         .split_once(',')
         .and_then(|(a, b)| Some((a.trim().parse::<f64>().ok()?, b.trim().parse::<f64>().ok()?)))
         .ok_or_else(|| bad("is not of the form ELO0,ELO1 (e.g. 0,50)".to_string()))?;
-    Sprt::new(a, b, alpha, beta).map_err(|e| bad(e.to_string()))
+    Sprt::new(a, b, alpha, beta).map_err(|e| bad(format!("is not a valid test: {e}")))
 }
 
 /// The result of game `index` of a pairing for the evaluated agent (White in even games).

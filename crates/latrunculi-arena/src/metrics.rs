@@ -83,7 +83,7 @@ pub fn game_stats(rs: &Ruleset, row: &GameRow) -> Result<GameStats> {
         "draw" => None,
         w => return Err(ArenaError::Game(format!("winner '{w}' is not white, black or draw"))),
     };
-    let reason: Reason = row.reason.parse().map_err(|e: String| ArenaError::Game(format!("{e}")))?;
+    let reason: Reason = row.reason.parse().map_err(|e: String| ArenaError::Game(e))?;
     Ok(GameStats {
         plies,
         winner,

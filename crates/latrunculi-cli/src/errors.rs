@@ -29,7 +29,7 @@ fn arena(e: &ArenaError) -> String {
     match e {
         ArenaError::AtLeastOne { setting } => format!("{} must be at least 1", flag(*setting)),
         ArenaError::BadSetting { setting: Setting::PriorDraws, .. } => "--prior-draws must be a number ≥ 0".into(),
-        ArenaError::BadSetting { setting, value, message } => format!("{} '{value}': {message}", flag(*setting)),
+        ArenaError::BadSetting { setting, value, message } => format!("{} '{value}' {message}", flag(*setting)),
         ArenaError::SettingAgent { setting, .. } => flag(*setting).to_string(),
         ArenaError::Exists { path } => {
             format!("{} already exists; choose another path or pass --force to replace it", path.display())

@@ -39,7 +39,7 @@ fn write_npy_rows<T: WritableElement + Clone>(
     let io = ArenaError::io("write", path);
     let mut filled: Result<()> = Ok(());
     latrunculi_files::write_atomic_with(path, |file| {
-        ndarray_npy::write_zeroed_npy::<T, _>(&mut *file, ndarray::IxDyn(shape)).map_err(std::io::Error::other)?;
+        ndarray_npy::write_zeroed_npy::<T, _>(&*file, ndarray::IxDyn(shape)).map_err(std::io::Error::other)?;
         let len = file.metadata()?.len();
         file.seek(SeekFrom::Start(len - data_bytes))?;
         let mut out = BufWriter::new(&*file);

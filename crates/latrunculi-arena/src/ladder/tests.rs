@@ -159,7 +159,7 @@ fn shards_merge_into_the_files_of_one_run() {
     assert!(matches!(e, ArenaError::ShardsMissing { ref missing } if missing == "2/2"), "{e}");
     let e = merge_ladder(&plan, &partial, &[shards[0].clone(), shards[0].clone()], false).unwrap_err();
     assert!(e.to_string().contains("twice"), "{e}");
-    let e = merge_ladder(&plan, &partial, &[whole.clone()], false).unwrap_err();
+    let e = merge_ladder(&plan, &partial, std::slice::from_ref(&whole), false).unwrap_err();
     assert!(matches!(e, ArenaError::NotAShard { .. }), "{e}");
     let merged = scratch("shards-merged");
     merge_ladder(&plan, &merged, &[shards[1].clone(), shards[0].clone()], false).unwrap();

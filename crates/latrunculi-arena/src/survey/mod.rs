@@ -235,19 +235,21 @@ impl Survey {
         let config: SurveyConfig =
             toml::from_str(text).map_err(|e| ArenaError::Experiment(e.to_string().trim_end().to_string()))?;
         if config.rulesets.is_empty() {
-            return Err(ArenaError::Experiment(format!("`rulesets` is empty")));
+            return Err(ArenaError::Experiment("`rulesets` is empty".to_string()));
         }
         if config.pairings.is_empty() {
-            return Err(ArenaError::Experiment(format!("`pairings` is empty")));
+            return Err(ArenaError::Experiment("`pairings` is empty".to_string()));
         }
         if config.games == 0 {
-            return Err(ArenaError::Experiment(format!("`games` must be at least 1")));
+            return Err(ArenaError::Experiment("`games` must be at least 1".to_string()));
         }
         if config.ply_cap == 0 {
-            return Err(ArenaError::Experiment(format!("`ply_cap` must be at least 1")));
+            return Err(ArenaError::Experiment("`ply_cap` must be at least 1".to_string()));
         }
         if config.min_games.is_none() && (config.batch.is_some() || config.half_width.is_some()) {
-            return Err(ArenaError::Experiment(format!("`batch` and `half_width` need `min_games` (adaptive cells)")));
+            return Err(ArenaError::Experiment(
+                "`batch` and `half_width` need `min_games` (adaptive cells)".to_string(),
+            ));
         }
         if let Some(m) = config.min_games
             && !(1..=config.games).contains(&m)
@@ -255,7 +257,7 @@ impl Survey {
             return Err(ArenaError::Experiment(format!("`min_games` = {m} must be 1 to `games` = {}", config.games)));
         }
         if config.batch == Some(0) {
-            return Err(ArenaError::Experiment(format!("`batch` must be at least 1")));
+            return Err(ArenaError::Experiment("`batch` must be at least 1".to_string()));
         }
         if let Some(h) = config.half_width
             && !(h > 0.0 && h <= 0.5)

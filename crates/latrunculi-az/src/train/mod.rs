@@ -473,7 +473,7 @@ impl<'a> Run<'a> {
     /// (NaN when no match is due).
     fn evaluation(&self, inference: &Network, it: u32, ply_cap: u32) -> Result<(f64, f64), AzError> {
         let cfg = self.cfg;
-        if cfg.evaluation.games == 0 || (it % cfg.evaluation.every != 0 && it != cfg.iterations) {
+        if cfg.evaluation.games == 0 || (!it.is_multiple_of(cfg.evaluation.every) && it != cfg.iterations) {
             return Ok((f64::NAN, f64::NAN));
         }
         let search = SearchConfig { sims: cfg.evaluation.sims, dirichlet_frac: 0.0, ..cfg.search_config() };
