@@ -89,14 +89,20 @@ impl RulesetArg {
 /// The subcommands that take agent specs; their help lists the agent kinds.
 const AGENT_COMMANDS: [&str; 5] = ["play", "eval", "ladder", "dataset", "survey"];
 
-fn main() -> ExitCode {
+/// The command line: the derived one, with the agent kinds of the registry in the help
+/// of the commands that take agent specs.
+fn command() -> clap::Command {
     let agents =
         format!("Agent specs (from the registry of agent kinds): {}", latrunculi_arena::agents::valid_agents());
     let mut command = Cli::command();
     for name in AGENT_COMMANDS {
         command = command.mut_subcommand(name, |c| c.after_help(agents.clone()));
     }
-    let cli = match Cli::from_arg_matches(&command.get_matches()) {
+    command
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::from_arg_matches(&command().get_matches()) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
@@ -121,5 +127,21 @@ fn main() -> ExitCode {
             eprintln!("error: {}", errors::message(&e));
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_help_of_agent_commands_lists_the_registered_kinds() {
+        let mut command = command();
+        for name in AGENT_COMMANDS {
+            let help = command.find_subcommand_mut(name).expect("a subcommand").render_long_help().to_string();
+            assert!(help.contains("mcts:sims=N[,depth=D][,c=C]") && help.contains("az:model=PATH"), "{name}: {help}");
+        }
+        let rules = command.find_subcommand_mut("rules").expect("rules").render_long_help().to_string();
+        assert!(!rules.contains("Agent specs"), "commands without agents do not list them");
     }
 }
