@@ -1,7 +1,8 @@
 //! # latrunculi-agents
 //!
-//! Baseline players for every ruleset of `latrunculi-rules`, built from a spec string
-//! with [`parse_agent`]:
+//! Baseline players for every ruleset of `latrunculi-rules`, built from an agent spec
+//! ([`AgentSpec`], read and written by the [`spec`] module, which also keeps the registry
+//! of agent kinds):
 //!
 //! | spec | agent |
 //! |---|---|
@@ -22,6 +23,7 @@ pub mod greedy;
 pub mod mcts;
 pub mod random;
 pub mod search;
+pub mod spec;
 
 pub use alphabeta::{AlphaBetaAgent, AlphaBetaConfig};
 pub use game::{PlayOutError, play_out};
@@ -29,6 +31,7 @@ pub use greedy::GreedyAgent;
 pub use mcts::{MctsAgent, MctsConfig, uct_simulations_per_second};
 pub use random::RandomAgent;
 pub use search::{SearchAgent, SearchConfig};
+pub use spec::{AgentKind, AgentOption, AgentSpec, valid_agents};
 
 use latrunculi_rules::{Move, Position};
 
@@ -61,29 +64,29 @@ pub fn visit_distribution(visits: impl IntoIterator<Item = (Move, u32)>) -> Opti
     Some(visited.into_iter().map(|(mv, n)| (mv, (n as f64 / total as f64) as f32)).collect())
 }
 
-/// The agent specs [`parse_agent`] accepts, for error messages and help texts.
-pub const VALID_AGENTS: &str =
-    "random, greedy, mcts:sims=N[,depth=D][,c=C], alphabeta:depth=N[,tt=MB], alphabeta:nodes=N|ms=N[,...]";
-
 /// Errors in an agent spec. Each message names the offending part and what is valid.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum AgentError {
     /// The spec is empty.
-    #[error("empty agent spec (valid agents: {VALID_AGENTS})")]
+    #[error("empty agent spec (valid agents: {})", valid_agents())]
     Empty,
     /// The agent name is not known.
-    #[error("unknown agent '{name}' (valid agents: {VALID_AGENTS})")]
+    #[error("unknown agent '{name}' (valid agents: {valid})")]
     UnknownAgent {
         /// The name given.
         name: String,
+        /// The usage of every registered kind.
+        valid: String,
     },
     /// An agent that takes no parameters was given some.
-    #[error("agent '{agent}' takes no parameters, got '{params}' (valid agents: {VALID_AGENTS})")]
+    #[error("agent '{agent}' takes no parameters, got '{params}' (valid agents: {valid})")]
     NoParameters {
         /// The agent name.
         agent: String,
         /// The parameter text given.
         params: String,
+        /// The usage of every registered kind.
+        valid: String,
     },
     /// A parameter that is not `key=value`.
     #[error("agent '{agent}': parameter '{part}' is not key=value (valid keys: {valid})")]
@@ -93,7 +96,7 @@ pub enum AgentError {
         /// The offending parameter text.
         part: String,
         /// The keys the agent accepts.
-        valid: &'static str,
+        valid: String,
     },
     /// A key the agent does not know.
     #[error("agent '{agent}': unknown key '{key}' (valid keys: {valid})")]
@@ -103,7 +106,7 @@ pub enum AgentError {
         /// The key given.
         key: String,
         /// The keys the agent accepts.
-        valid: &'static str,
+        valid: String,
     },
     /// A key given twice.
     #[error("agent '{agent}': key '{key}' given more than once")]
@@ -121,7 +124,7 @@ pub enum AgentError {
         /// The missing key.
         key: &'static str,
         /// The agent's spec syntax.
-        usage: &'static str,
+        usage: String,
     },
     /// A value that does not parse or is out of range.
     #[error("agent '{agent}': bad value '{value}' for key '{key}' (expected {expected})")]
@@ -135,152 +138,39 @@ pub enum AgentError {
         /// What is expected.
         expected: &'static str,
     },
+    /// An empty part in a list of specs.
+    #[error("empty agent spec in '{list}'")]
+    EmptyInList {
+        /// The list.
+        list: String,
+    },
+    /// A `key=value` part of a list of specs that follows no spec.
+    #[error("'{part}' in '{list}' looks like a parameter but follows no agent spec")]
+    OptionWithoutAgent {
+        /// The part.
+        part: String,
+        /// The list.
+        list: String,
+    },
+    /// A kind registered under a name another kind has.
+    #[error("agent kind '{name}' is registered already")]
+    NameTaken {
+        /// The name.
+        name: String,
+    },
+    /// A valid spec whose agent cannot be made (e.g. its model file cannot be read or
+    /// was trained for another board).
+    #[error("{message}")]
+    Build {
+        /// The canonical spec.
+        spec: String,
+        /// What went wrong.
+        message: String,
+    },
 }
 
-/// Parses an agent spec: `random`, `greedy`, `mcts:sims=N[,depth=D][,c=C]`,
-/// `alphabeta:depth=N[,tt=MB]`. Names and keys are case-sensitive; spaces around
-/// names, keys and values are ignored.
+/// Parses an agent spec ([`AgentSpec`]) and builds the agent, for kinds that need no
+/// ruleset to be built (every kind of this crate).
 pub fn parse_agent(spec: &str) -> Result<Box<dyn Agent>, AgentError> {
-    let trimmed = spec.trim();
-    if trimmed.is_empty() {
-        return Err(AgentError::Empty);
-    }
-    let (name, params) = match trimmed.split_once(':') {
-        Some((n, p)) => (n.trim(), Some(p)),
-        None => (trimmed, None),
-    };
-    let no_params = |agent: &str| -> Result<(), AgentError> {
-        match params {
-            Some(p) if !p.trim().is_empty() => {
-                Err(AgentError::NoParameters { agent: agent.to_string(), params: p.to_string() })
-            }
-            _ => Ok(()),
-        }
-    };
-    match name {
-        "random" => {
-            no_params(name)?;
-            Ok(Box::new(RandomAgent::new(trimmed)))
-        }
-        "greedy" => {
-            no_params(name)?;
-            Ok(Box::new(GreedyAgent::new(trimmed)))
-        }
-        "mcts" => {
-            const VALID: &str = "sims, depth, c";
-            const USAGE: &str = "mcts:sims=N[,depth=D][,c=C]";
-            let kv = key_values(name, params.unwrap_or(""), &["sims", "depth", "c"], VALID)?;
-            let mut cfg = MctsConfig::default();
-            let mut have_sims = false;
-            for (k, v) in kv {
-                match k {
-                    "sims" => {
-                        cfg.sims = positive(name, k, v)?;
-                        have_sims = true;
-                    }
-                    "depth" => cfg.rollout_depth = non_negative(name, k, v)?,
-                    _ => {
-                        cfg.c = v
-                            .parse::<f64>()
-                            .ok()
-                            .filter(|c| c.is_finite() && *c >= 0.0)
-                            .ok_or_else(|| bad(name, k, v, "a finite number >= 0"))?
-                    }
-                }
-            }
-            if !have_sims {
-                return Err(AgentError::MissingKey { agent: name.to_string(), key: "sims", usage: USAGE });
-            }
-            Ok(Box::new(MctsAgent::new(trimmed, cfg)))
-        }
-        "alphabeta" => {
-            const VALID: &str = "depth, tt (fixed depth); nodes, ms, depth, tt, qs, pvs, asp, killers, hist, lmr, null, noise, eval (budgeted search)";
-            const USAGE: &str = "alphabeta:depth=N[,tt=MB] or alphabeta:nodes=N|ms=N[,...]";
-            const KEYS: [&str; 13] =
-                ["depth", "tt", "nodes", "ms", "qs", "pvs", "asp", "killers", "hist", "lmr", "null", "noise", "eval"];
-            let kv = key_values(name, params.unwrap_or(""), &KEYS, VALID)?;
-            // A node or time budget selects the search player; `depth` alone the
-            // fixed-depth player, exactly as before budgets existed.
-            if kv.iter().any(|(k, _)| *k == "nodes" || *k == "ms") {
-                let cfg = SearchConfig::from_pairs(&kv)?;
-                return Ok(Box::new(SearchAgent::new(trimmed, cfg)));
-            }
-            if let Some((k, _)) = kv.iter().find(|(k, _)| !matches!(*k, "depth" | "tt")) {
-                return Err(AgentError::MissingKey {
-                    agent: format!("{name} (key '{k}' needs a budget)"),
-                    key: "nodes",
-                    usage: search::SEARCH_USAGE,
-                });
-            }
-            let mut cfg = AlphaBetaConfig::default();
-            let mut have_depth = false;
-            for (k, v) in kv {
-                match k {
-                    "depth" => {
-                        let d = positive(name, k, v)?;
-                        if d > alphabeta::MAX_DEPTH {
-                            return Err(bad(name, k, v, "an integer from 1 to 64"));
-                        }
-                        cfg.depth = d;
-                        have_depth = true;
-                    }
-                    _ => {
-                        let mb = non_negative(name, k, v)?;
-                        if mb > 65_536 {
-                            return Err(bad(name, k, v, "megabytes from 0 to 65536"));
-                        }
-                        cfg.tt_mb = mb;
-                    }
-                }
-            }
-            if !have_depth {
-                return Err(AgentError::MissingKey { agent: name.to_string(), key: "depth", usage: USAGE });
-            }
-            Ok(Box::new(AlphaBetaAgent::new(trimmed, cfg)))
-        }
-        _ => Err(AgentError::UnknownAgent { name: name.to_string() }),
-    }
-}
-
-/// A [`AgentError::BadValue`] for `key=value` of `agent`.
-pub fn bad(agent: &str, key: &str, value: &str, expected: &'static str) -> AgentError {
-    AgentError::BadValue { agent: agent.to_string(), key: key.to_string(), value: value.to_string(), expected }
-}
-
-/// Parses a positive integer parameter, or a [`AgentError::BadValue`].
-pub fn positive(agent: &str, key: &str, value: &str) -> Result<u32, AgentError> {
-    value.parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| bad(agent, key, value, "a positive integer"))
-}
-
-fn non_negative(agent: &str, key: &str, value: &str) -> Result<u32, AgentError> {
-    value.parse::<u32>().map_err(|_| bad(agent, key, value, "a non-negative integer"))
-}
-
-/// Splits an agent's parameters `k=v,k=v`, checking keys against `keys` (`valid` lists
-/// them for error messages) and rejecting malformed parts and duplicates. Agents built
-/// outside this crate (e.g. `az`) parse their specs with it too.
-pub fn key_values<'a>(
-    agent: &str,
-    params: &'a str,
-    keys: &[&'static str],
-    valid: &'static str,
-) -> Result<Vec<(&'static str, &'a str)>, AgentError> {
-    let mut out: Vec<(&'static str, &'a str)> = Vec::new();
-    for part in params.split(',') {
-        if part.trim().is_empty() {
-            continue;
-        }
-        let Some((k, v)) = part.split_once('=') else {
-            return Err(AgentError::Malformed { agent: agent.to_string(), part: part.to_string(), valid });
-        };
-        let (k, v) = (k.trim(), v.trim());
-        let Some(&key) = keys.iter().find(|&&x| x == k) else {
-            return Err(AgentError::UnknownKey { agent: agent.to_string(), key: k.to_string(), valid });
-        };
-        if out.iter().any(|(x, _)| *x == key) {
-            return Err(AgentError::DuplicateKey { agent: agent.to_string(), key: key.to_string() });
-        }
-        out.push((key, v));
-    }
-    Ok(out)
+    spec.parse::<AgentSpec>()?.build(None)
 }

@@ -1,11 +1,11 @@
 //! Byte-mutation fuzzing of agent specs (`parse_agent`): no panic, every rejection an
-//! error that names what is wrong, every accepted spec kept verbatim (trimmed) as the
-//! agent's spec. `LATRUNCULI_FUZZ_CASES` (default 3000) sets the cases, as in the rules
+//! error that names what is wrong, every accepted spec reported by its agent in the
+//! canonical form, which reads back as the same spec. `LATRUNCULI_FUZZ_CASES` (default 3000) sets the cases, as in the rules
 //! crate's fuzz tests.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use latrunculi_agents::parse_agent;
+use latrunculi_agents::{AgentSpec, parse_agent};
 use latrunculi_rules::{FastRng, Position, Ruleset};
 
 const SEEDS: &[&str] = &[
@@ -66,7 +66,13 @@ fn agent_specs() {
         let spec = mutate(&mut rng, seed);
         let r = catch_unwind(AssertUnwindSafe(|| match parse_agent(&spec) {
             Ok(agent) => {
-                assert_eq!(agent.spec(), spec.trim(), "the spec is kept as written");
+                let parsed: AgentSpec = spec.parse().expect("a spec that builds parses");
+                assert_eq!(agent.spec(), parsed.to_string(), "the agent reports the canonical spec");
+                assert_eq!(
+                    parsed.to_string().parse::<AgentSpec>().as_ref(),
+                    Ok(&parsed),
+                    "the canonical form reads back"
+                );
                 true
             }
             Err(e) => {

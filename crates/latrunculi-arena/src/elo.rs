@@ -201,9 +201,7 @@ pub enum FitError {
     #[error("agent {0} is not connected to the anchor by any chain of played games")]
     Disconnected(usize),
     /// The likelihood has no maximum (an agent won or lost every game and no prior was given).
-    #[error(
-        "the ratings diverge: some agent won or lost all its games; use a prior of virtual draws (--prior-draws 1)"
-    )]
+    #[error("the ratings diverge: some agent won or lost all its games; use a prior of virtual draws (1, say)")]
     Diverged,
 }
 

@@ -11,13 +11,14 @@
 
 use std::path::Path;
 
-use anyhow::Context as _;
-use latrunculi_rules::{Ruleset, RulesetSpec};
+use latrunculi_agents::AgentSpec;
+use latrunculi_rules::Ruleset;
 use rayon::prelude::*;
 
 use crate::elo::{Sprt, SprtDecision, Wdl};
+use crate::error::{ArenaError, Result, Setting};
 use crate::game::{
-    GAME_COLUMNS, GameJob, GameRow, canonical_spec, colours, game_seed, games_header, play_game, progress_bar,
+    GAME_COLUMNS, GameJob, GameRow, RulesetChoice, colours, game_seed, games_header, play_game, progress_bar,
 };
 use crate::io::write_atomic;
 
@@ -42,39 +43,14 @@ pub const EVAL_COLUMNS: [&str; 17] = [
     "seed",
 ];
 
-/// Splits an opponent list into specs: parts are separated by commas, and a part that
-/// has no `:` but holds `=` is a parameter of the spec before it.
-pub fn split_specs(lists: &[String]) -> anyhow::Result<Vec<String>> {
-    let mut specs: Vec<String> = Vec::new();
-    for list in lists {
-        let mut in_list = 0;
-        for part in list.split(',').map(str::trim) {
-            if part.is_empty() {
-                anyhow::bail!("empty agent spec in '{list}'");
-            }
-            let is_param = !part.contains(':') && part.contains('=');
-            if is_param {
-                let last = specs.last_mut().filter(|_| in_list > 0).ok_or_else(|| {
-                    anyhow::anyhow!("'{part}' in '{list}' looks like a parameter but follows no agent spec")
-                })?;
-                last.push(',');
-                last.push_str(part);
-            } else {
-                specs.push(part.to_string());
-                in_list += 1;
-            }
-        }
-    }
-    Ok(specs)
-}
-
 /// Parses `ELO0,ELO1`.
-pub fn parse_sprt(text: &str, alpha: f64, beta: f64) -> anyhow::Result<Sprt> {
+pub fn parse_sprt(text: &str, alpha: f64, beta: f64) -> Result<Sprt> {
+    let bad = |message: String| ArenaError::BadSetting { setting: Setting::Sprt, value: text.to_string(), message };
     let (a, b) = text
         .split_once(',')
         .and_then(|(a, b)| Some((a.trim().parse::<f64>().ok()?, b.trim().parse::<f64>().ok()?)))
-        .ok_or_else(|| anyhow::anyhow!("--sprt '{text}' is not of the form ELO0,ELO1 (e.g. 0,50)"))?;
-    Sprt::new(a, b, alpha, beta).map_err(|e| anyhow::anyhow!("--sprt '{text}': {e}"))
+        .ok_or_else(|| bad("is not of the form ELO0,ELO1 (e.g. 0,50)".to_string()))?;
+    Sprt::new(a, b, alpha, beta).map_err(|e| bad(format!("is not a valid test: {e}")))
 }
 
 /// The result of game `index` of a pairing for the evaluated agent (White in even games).
@@ -112,7 +88,7 @@ pub struct PairingSummary {
 }
 
 /// The CSV line of a pairing (no newline).
-pub fn summary_line(label: &str, agent: &str, seed: u64, s: &PairingSummary) -> anyhow::Result<String> {
+pub fn summary_line(label: &str, agent: &str, seed: u64, s: &PairingSummary) -> Result<String> {
     let (lo, hi) = s.wdl.score_interval();
     let (elo_lo, elo_hi) = s.wdl.elo_interval();
     let cells = vec![
@@ -137,8 +113,8 @@ pub fn summary_line(label: &str, agent: &str, seed: u64, s: &PairingSummary) -> 
     let mut w =
         csv::WriterBuilder::new().has_headers(false).terminator(csv::Terminator::Any(b'\n')).from_writer(vec![]);
     w.write_record(&cells)?;
-    let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("cannot write a CSV row: {e}"))?;
-    Ok(String::from_utf8(bytes)?.trim_end().to_string())
+    let bytes = w.into_inner().map_err(|e| ArenaError::Game(format!("cannot write a CSV row: {e}")))?;
+    Ok(String::from_utf8_lossy(&bytes).trim_end().to_string())
 }
 
 /// Games played in parallel between two looks at the results (SPRT, partial output).
@@ -190,17 +166,18 @@ pub fn summarise_games(opponent: &str, rows: &[GameRow]) -> PairingSummary {
 pub fn play_pairing(
     rs: &Ruleset,
     label: &str,
-    agent: &str,
-    opponent: &str,
+    agent: &AgentSpec,
+    opponent: &AgentSpec,
     games: u32,
     seed: u64,
     ply_cap: u32,
     sprt: Option<&Sprt>,
     resumed: Vec<GameRow>,
     on_game: &(dyn Fn() + Sync),
-    on_chunk: &mut dyn FnMut(&PairingSummary, &[GameRow]) -> anyhow::Result<()>,
-) -> anyhow::Result<(PairingSummary, Vec<GameRow>)> {
-    let summarise = |wdl, rows: &[GameRow], sprt| summarise(opponent, wdl, rows, sprt);
+    on_chunk: &mut dyn FnMut(&PairingSummary, &[GameRow]) -> Result<()>,
+) -> Result<(PairingSummary, Vec<GameRow>)> {
+    let opponent_text = opponent.to_string();
+    let summarise = |wdl, rows: &[GameRow], sprt| summarise(&opponent_text, wdl, rows, sprt);
     let chunk = CHUNK;
     let mut tally = PairingTally::default();
     for row in resumed {
@@ -220,7 +197,7 @@ pub fn play_pairing(
                 on_game();
                 row
             })
-            .collect::<anyhow::Result<_>>()?;
+            .collect::<Result<_>>()?;
         for row in new {
             if tally.push(row, sprt) {
                 break 'chunks;
@@ -235,12 +212,12 @@ pub fn play_pairing(
 }
 
 /// Refuses to replace `path` unless `force`.
-pub fn check_new_file(path: &Path, force: bool) -> anyhow::Result<()> {
+pub fn check_new_file(path: &Path, force: bool) -> Result<()> {
     if path.exists() && !force {
-        anyhow::bail!("{} already exists; choose another path or pass --force to replace it", path.display());
+        return Err(ArenaError::Exists { path: path.to_path_buf() });
     }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(ArenaError::io("create", dir))?;
     }
     Ok(())
 }
@@ -248,24 +225,26 @@ pub fn check_new_file(path: &Path, force: bool) -> anyhow::Result<()> {
 /// Reads the games an interrupted `eval` wrote to `path`, split by pairing, checking that
 /// they are the games this run plays first (ruleset, players and colours, game index,
 /// seed, ply cap; a pairing is complete at `--games` games or where its SPRT decided).
-fn read_resumable(path: &Path, plan: &EvalPlan) -> anyhow::Result<Vec<Vec<GameRow>>> {
-    let (label, agent, opponents, sprt) =
-        (plan.label.as_str(), plan.agent.as_str(), &plan.opponents, plan.sprt.as_ref());
-    let mut reader = csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let header = reader.headers().with_context(|| format!("{}: no header", path.display()))?.clone();
+fn read_resumable(path: &Path, plan: &EvalPlan) -> Result<Vec<Vec<GameRow>>> {
+    let (label, opponents, sprt) = (plan.label.as_str(), &plan.opponents, plan.sprt.as_ref());
+    let agent = plan.agent.to_string();
+    let bad = |line: Option<usize>, message: String| ArenaError::content(path, line, message);
+    let mut reader = csv::Reader::from_path(path).map_err(|e| bad(None, format!("cannot read: {e}")))?;
+    let header = reader.headers().map_err(|e| bad(None, format!("no header: {e}")))?.clone();
     if header.iter().collect::<Vec<_>>() != GAME_COLUMNS {
-        anyhow::bail!("{}: the first line is not the games header; cannot resume", path.display());
+        return Err(bad(None, "the first line is not the games header; cannot resume".into()));
     }
     let mut out: Vec<Vec<GameRow>> = Vec::with_capacity(opponents.len());
     let mut tally = PairingTally::default();
     for (n, row) in reader.deserialize::<GameRow>().enumerate() {
         let line = n + 2;
-        let row = row.with_context(|| format!("{} line {line}: not a game row; cannot resume", path.display()))?;
+        let row = row.map_err(|e| bad(Some(line), format!("not a game row ({e}); cannot resume")))?;
         let Some(opponent) = opponents.get(out.len()) else {
-            anyhow::bail!("{} line {line}: more games than this run's pairings play; cannot resume", path.display());
+            return Err(bad(Some(line), "more games than this run's pairings play; cannot resume".into()));
         };
         let g = tally.rows.len() as u32;
-        let (white, black) = colours(agent, opponent, g, true);
+        let opponent = opponent.to_string();
+        let (white, black) = colours(agent.as_str(), opponent.as_str(), g, true);
         let want_seed = game_seed(plan.seed, g);
         if row.ruleset != label
             || row.game != g
@@ -274,18 +253,14 @@ fn read_resumable(path: &Path, plan: &EvalPlan) -> anyhow::Result<Vec<Vec<GameRo
             || row.seed != want_seed
             || row.plies > plan.ply_cap
         {
-            anyhow::bail!(
-                "{} line {line}: game {} of {} ({} vs {}, seed {}, {} plies), but this run's next game is {g} of {label} \
-                 ({white} vs {black}, seed {want_seed}, ply cap {}); cannot resume",
-                path.display(),
-                row.game,
-                row.ruleset,
-                row.white,
-                row.black,
-                row.seed,
-                row.plies,
-                plan.ply_cap
-            );
+            return Err(bad(
+                Some(line),
+                format!(
+                    "game {} of {} ({} vs {}, seed {}, {} plies), but this run's next game is {g} of {label} \
+                     ({white} vs {black}, seed {want_seed}, ply cap {}); cannot resume",
+                    row.game, row.ruleset, row.white, row.black, row.seed, row.plies, plan.ply_cap
+                ),
+            ));
         }
         let decided = tally.push(row, sprt);
         if tally.rows.len() as u32 >= plan.games || decided {
@@ -305,10 +280,10 @@ pub struct EvalPlan {
     pub ruleset: Ruleset,
     /// Its label.
     pub label: String,
-    /// Canonical spec of the agent under test.
-    pub agent: String,
-    /// Canonical specs of the opponents, in order.
-    pub opponents: Vec<String>,
+    /// The agent under test.
+    pub agent: AgentSpec,
+    /// The opponents, in order.
+    pub opponents: Vec<AgentSpec>,
     /// Games per pairing (the maximum, with a sequential test).
     pub games: u32,
     /// Base seed.
@@ -322,12 +297,11 @@ pub struct EvalPlan {
 impl EvalPlan {
     /// Checks the settings of `latrunculi eval`: the ruleset loads, at least one game, a
     /// positive ply cap, a sequential test `ELO0,ELO1` ([`parse_sprt`]) that makes sense,
-    /// and agent and opponent specs (opponent lists as [`split_specs`] reads them) that
+    /// and agent and opponent specs (opponent lists as [`AgentSpec::parse_list`] reads them) that
     /// build agents for the ruleset.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        ruleset: &RulesetSpec,
-        rules_dir: &Path,
+        ruleset: &RulesetChoice,
         agent: &str,
         vs: &[String],
         games: u32,
@@ -336,36 +310,31 @@ impl EvalPlan {
         sprt: Option<&str>,
         alpha: f64,
         beta: f64,
-    ) -> anyhow::Result<EvalPlan> {
-        let rs = ruleset.resolve(Some(rules_dir))?;
-        let label = ruleset.label_for(&rs).to_string();
+    ) -> Result<EvalPlan> {
+        let rs = ruleset.load()?;
+        let label = ruleset.label(&rs)?;
         if games == 0 {
-            anyhow::bail!("--games must be at least 1");
+            return Err(ArenaError::AtLeastOne { setting: Setting::Games });
         }
         if ply_cap == 0 {
-            anyhow::bail!("--ply-cap must be at least 1");
+            return Err(ArenaError::AtLeastOne { setting: Setting::PlyCap });
         }
         let sprt = sprt.map(|t| parse_sprt(t, alpha, beta)).transpose()?;
-        let agent = canonical_spec(agent, &rs)?;
-        let opponents = split_specs(vs)?.iter().map(|s| canonical_spec(s, &rs)).collect::<anyhow::Result<Vec<_>>>()?;
+        let agent = crate::agents::spec_for(agent, &rs)?;
+        let opponents = crate::agents::parse_list(vs)?;
+        for o in &opponents {
+            crate::agents::check_plays(o, &rs)?;
+        }
         Ok(EvalPlan { ruleset: rs, label, agent, opponents, games, seed, ply_cap, sprt })
     }
 
     /// Prepares the output files: with `resume`, reads the games already in `games_out`
     /// (required; see [`EvalPlan::play`]) and returns them per opponent; otherwise refuses
     /// existing files unless `force` and returns no games.
-    pub fn start(
-        &self,
-        out: &Path,
-        games_out: Option<&Path>,
-        force: bool,
-        resume: bool,
-    ) -> anyhow::Result<Vec<Vec<GameRow>>> {
+    pub fn start(&self, out: &Path, games_out: Option<&Path>, force: bool, resume: bool) -> Result<Vec<Vec<GameRow>>> {
         let mut resumed: Vec<Vec<GameRow>> = vec![Vec::new(); self.opponents.len()];
         if resume {
-            let g = games_out.ok_or_else(|| {
-                anyhow::anyhow!("--resume needs --games-out: the games written there are what a resumed run keeps")
-            })?;
+            let g = games_out.ok_or(ArenaError::ResumeNeedsGamesFile)?;
             if g.exists() {
                 resumed = read_resumable(g, self)?;
                 let kept: usize = resumed.iter().map(Vec::len).sum();
@@ -391,17 +360,19 @@ impl EvalPlan {
         games_out: Option<&Path>,
         resumed: Vec<Vec<GameRow>>,
         on_pairing: &mut dyn FnMut(&PairingSummary),
-    ) -> anyhow::Result<Vec<PairingSummary>> {
-        let (label, agent) = (self.label.as_str(), self.agent.as_str());
+    ) -> Result<Vec<PairingSummary>> {
+        let label = self.label.as_str();
+        let agent_text = self.agent.to_string();
+        let agent = agent_text.as_str();
         let mut csv_text = format!("{}\n", EVAL_COLUMNS.join(","));
         let mut games_text = games_header().into_bytes();
         let mut summaries = Vec::new();
         for (opponent, resumed) in self.opponents.iter().zip(resumed) {
             let bar = progress_bar(self.games as u64, resumed.len() as u64);
-            bar.set_message(opponent.clone());
+            bar.set_message(opponent.to_string());
             // Partial results are written after every chunk: an interrupted pairing keeps a
             // row with the games it finished.
-            let mut save = |summary: &PairingSummary, rows: &[GameRow]| -> anyhow::Result<()> {
+            let mut save = |summary: &PairingSummary, rows: &[GameRow]| -> Result<()> {
                 let text = format!("{csv_text}{}\n", summary_line(label, agent, self.seed, summary)?);
                 write_atomic(out, text.as_bytes())?;
                 if let Some(g) = games_out {
@@ -416,7 +387,7 @@ impl EvalPlan {
             let (summary, rows) = play_pairing(
                 &self.ruleset,
                 label,
-                agent,
+                &self.agent,
                 opponent,
                 self.games,
                 self.seed,
@@ -444,18 +415,8 @@ impl EvalPlan {
 mod tests {
     use super::*;
 
-    #[test]
-    fn opponent_lists_split_into_specs() {
-        let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-        assert_eq!(
-            split_specs(&v(&["greedy,mcts:sims=1000,depth=20,alphabeta:depth=2", "random"])).unwrap(),
-            v(&["greedy", "mcts:sims=1000,depth=20", "alphabeta:depth=2", "random"])
-        );
-        assert_eq!(split_specs(&v(&["az:model=a/b.az,sims=200"])).unwrap(), v(&["az:model=a/b.az,sims=200"]));
-        assert!(split_specs(&v(&["sims=3,greedy"])).is_err());
-        assert!(split_specs(&v(&["greedy,,random"])).is_err());
-        // A parameter never continues a spec of another option.
-        assert!(split_specs(&v(&["mcts:sims=3", "depth=2"])).is_err());
+    fn spec(text: &str) -> AgentSpec {
+        text.parse().unwrap()
     }
 
     #[test]
@@ -470,11 +431,20 @@ mod tests {
     #[test]
     fn results_are_counted_for_the_agent_whatever_its_colour() {
         let rs = Ruleset::builtin("petteia-xxi").unwrap();
-        let (summary, rows) =
-            play_pairing(&rs, "petteia-xxi", "greedy", "random", 8, 5, 400, None, Vec::new(), &|| (), &mut |_, _| {
-                Ok(())
-            })
-            .unwrap();
+        let (summary, rows) = play_pairing(
+            &rs,
+            "petteia-xxi",
+            &spec("greedy"),
+            &spec("random"),
+            8,
+            5,
+            400,
+            None,
+            Vec::new(),
+            &|| (),
+            &mut |_, _| Ok(()),
+        )
+        .unwrap();
         assert_eq!(rows.len(), 8);
         for (i, r) in rows.iter().enumerate() {
             assert_eq!(r.game, i as u32);
@@ -503,8 +473,8 @@ mod tests {
         let (summary, rows) = play_pairing(
             &rs,
             "petteia-xxi",
-            "greedy",
-            "random",
+            &spec("greedy"),
+            &spec("random"),
             200,
             5,
             400,
@@ -554,5 +524,44 @@ mod tests {
         assert_eq!(&cells[3..8], ["20", "0", "0", "20", "0.0000"]);
         assert_eq!(cells[10], "-inf");
         assert_eq!(cells[13], "61.3");
+    }
+
+    #[test]
+    fn an_interrupted_evaluation_resumes_to_the_files_of_one_run() {
+        let dir = std::env::temp_dir().join(format!("latrunculi-eval-resume-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let choice = RulesetChoice {
+            ruleset: "kowalski".parse().unwrap(),
+            board: Some("6x6".parse().unwrap()),
+            rules_dir: std::path::PathBuf::from("/nonexistent"),
+        };
+        let vs = vec!["random,alphabeta:depth=1".to_string()];
+        let plan = EvalPlan::new(&choice, "greedy", &vs, 4, 3, 200, None, 0.05, 0.05).unwrap();
+        assert_eq!(plan.opponents.iter().map(|o| o.to_string()).collect::<Vec<_>>(), ["random", "alphabeta:depth=1"]);
+        let (out, games) = (dir.join("whole.csv"), dir.join("whole-games.csv"));
+        let resumed = plan.start(&out, Some(&games), false, false).unwrap();
+        plan.play(&out, Some(&games), resumed, &mut |_| {}).unwrap();
+        let games_text = std::fs::read_to_string(&games).unwrap();
+        let lines: Vec<&str> = games_text.lines().collect();
+        assert_eq!(lines.len(), 1 + 8);
+
+        // Killed after five games: the first pairing and one game of the second.
+        let (cut_out, cut_games) = (dir.join("cut.csv"), dir.join("cut-games.csv"));
+        std::fs::write(&cut_games, format!("{}\n", lines[..6].join("\n"))).unwrap();
+        let resumed = plan.start(&cut_out, Some(&cut_games), false, true).unwrap();
+        assert_eq!(resumed.iter().map(Vec::len).collect::<Vec<_>>(), [4, 1]);
+        plan.play(&cut_out, Some(&cut_games), resumed, &mut |_| {}).unwrap();
+        assert_eq!(std::fs::read(&cut_out).unwrap(), std::fs::read(&out).unwrap());
+        assert_eq!(std::fs::read(&cut_games).unwrap(), std::fs::read(&games).unwrap());
+
+        // Games of another run are refused, naming the line; so is resuming without a
+        // games file and a fresh run over existing files.
+        let other = EvalPlan::new(&choice, "greedy", &vs, 4, 4, 200, None, 0.05, 0.05).unwrap();
+        let e = other.start(&cut_out, Some(&cut_games), false, true).unwrap_err().to_string();
+        assert!(e.contains("line 2") && e.contains("cannot resume"), "{e}");
+        assert!(matches!(plan.start(&cut_out, None, false, true), Err(ArenaError::ResumeNeedsGamesFile)));
+        assert!(matches!(plan.start(&cut_out, None, false, false), Err(ArenaError::Exists { .. })));
+        assert!(plan.start(&cut_out, None, true, false).is_ok(), "force replaces");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,5 +1,5 @@
-//! The game loop: games between two agents built from spec strings
-//! ([`latrunculi_az::parse_agent`]), each described as one CSV row (the columns are
+//! The game loop: games between two agents built afresh from their specs
+//! ([`AgentSpec::build`]), each described as one CSV row (the columns are
 //! documented in `experiments/README.md`); `latrunculi play`, `survey`, `eval`,
 //! `ladder` and `dataset` all play their games with [`play_game`] or
 //! [`play_game_observed`].
@@ -10,16 +10,15 @@
 //! so every game depends only on the ruleset, the two specs, its seed and the ply cap,
 //! never on the thread that plays it.
 
-use std::io::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use latrunculi_agents::{Agent, PlayOutError, play_out};
-use latrunculi_az::parse_agent;
-use latrunculi_rules::{Color, Move, MoveText, Position, Ruleset, splitmix64};
+use latrunculi_agents::{Agent, AgentSpec, PlayOutError, play_out};
+use latrunculi_rules::{BoardSize, Color, Move, MoveText, Position, Ruleset, RulesetError, RulesetSpec, splitmix64};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+
+use crate::error::{ArenaError, Result};
 
 /// The columns of a games CSV (`play` and `survey`), in order.
 pub const GAME_COLUMNS: [&str; 15] = [
@@ -83,13 +82,13 @@ pub struct GameRow {
 
 impl GameRow {
     /// The row as one CSV line, newline included (no header).
-    pub fn to_csv_line(&self) -> anyhow::Result<Vec<u8>> {
+    pub fn to_csv_line(&self) -> Result<Vec<u8>> {
         let mut w = csv::WriterBuilder::new()
             .has_headers(false)
             .terminator(csv::Terminator::Any(b'\n'))
             .from_writer(Vec::new());
         w.serialize(self)?;
-        w.into_inner().map_err(|e| anyhow::anyhow!("cannot write a CSV row: {e}"))
+        w.into_inner().map_err(|e| ArenaError::Game(format!("cannot write a CSV row: {e}")))
     }
 }
 
@@ -105,9 +104,9 @@ pub struct GameJob<'a> {
     /// The game's seed.
     pub seed: u64,
     /// Spec of the White agent.
-    pub white: &'a str,
+    pub white: &'a AgentSpec,
     /// Spec of the Black agent.
-    pub black: &'a str,
+    pub black: &'a AgentSpec,
     /// Hard ply cap.
     pub ply_cap: u32,
 }
@@ -124,25 +123,27 @@ pub fn agent_seed(seed: u64, color: Color) -> u64 {
 
 /// The (White, Black) specs of game `game` of a pairing `(a, b)`: `a` is White unless
 /// `swap` is set and the game index is odd.
-pub fn colours<'a>(a: &'a str, b: &'a str, game: u32, swap: bool) -> (&'a str, &'a str) {
+pub fn colours<'a, T: ?Sized>(a: &'a T, b: &'a T, game: u32, swap: bool) -> (&'a T, &'a T) {
     if swap && game % 2 == 1 { (b, a) } else { (a, b) }
 }
 
 /// Plays one game between freshly built agents and describes it as a row.
-pub fn play_game(job: &GameJob<'_>) -> anyhow::Result<GameRow> {
+pub fn play_game(job: &GameJob<'_>) -> Result<GameRow> {
     play_game_observed(job, &mut |_, _, _| Ok(()))
 }
 
 /// What [`play_game_observed`] calls after every ply: the position before the move,
 /// the agent that chose it (right after its `select`, so [`Agent::last_policy`]
 /// describes this move's search) and the move. An error stops the game.
-pub type PlyObserver<'o> = dyn FnMut(&Position, &dyn Agent, Move) -> anyhow::Result<()> + 'o;
+pub type PlyObserver<'o> = dyn FnMut(&Position, &dyn Agent, Move) -> Result<()> + 'o;
 
 /// [`play_game`], calling `observe` after each legal move is played (before the next
 /// agent is asked), in ply order. The game and the row are the same as `play_game`'s.
-pub fn play_game_observed(job: &GameJob<'_>, observe: &mut PlyObserver<'_>) -> anyhow::Result<GameRow> {
-    let mut white = parse_agent(job.white, job.ruleset).with_context(|| format!("bad agent spec '{}'", job.white))?;
-    let mut black = parse_agent(job.black, job.ruleset).with_context(|| format!("bad agent spec '{}'", job.black))?;
+pub fn play_game_observed(job: &GameJob<'_>, observe: &mut PlyObserver<'_>) -> Result<GameRow> {
+    let build = |spec: &AgentSpec| {
+        spec.build(Some(job.ruleset)).map_err(|source| ArenaError::Agent { spec: spec.to_string(), source })
+    };
+    let (mut white, mut black) = (build(job.white)?, build(job.black)?);
     white.new_game(agent_seed(job.seed, Color::White));
     black.new_game(agent_seed(job.seed, Color::Black));
     let mut pos = Position::new(job.ruleset);
@@ -151,9 +152,9 @@ pub fn play_game_observed(job: &GameJob<'_>, observe: &mut PlyObserver<'_>) -> a
     let mut captures = [0u32; 2];
     let mut first_capture_ply = None;
     let mut plies = 0u32;
-    play_out(&mut pos, &mut *white, &mut *black, |before, after, agent, mv, fx| -> anyhow::Result<()> {
+    play_out(&mut pos, &mut *white, &mut *black, |before, after, agent, mv, fx| -> Result<()> {
         observe(before, agent, mv)
-            .with_context(|| format!("ply {} of game {} ({})", plies + 1, job.game, job.label))?;
+            .map_err(|e| e.context(format!("ply {} of game {} ({})", plies + 1, job.game, job.label)))?;
         plies += 1;
         let removed = fx.captured().len() as u32;
         captures[before.side_to_move().index()] += removed;
@@ -167,16 +168,14 @@ pub fn play_game_observed(job: &GameJob<'_>, observe: &mut PlyObserver<'_>) -> a
         Ok(())
     })
     .map_err(|e| match e {
-        PlayOutError::IllegalMove { agent, mv, ply } => {
-            anyhow::anyhow!(
-                "agent '{agent}' chose an illegal move {mv:?} at ply {ply} of game {} ({})",
-                job.game,
-                job.label
-            )
-        }
+        PlayOutError::IllegalMove { agent, mv, ply } => ArenaError::Game(format!(
+            "agent '{agent}' chose an illegal move {mv:?} at ply {ply} of game {} ({})",
+            job.game, job.label
+        )),
         PlayOutError::Observer(e) => e,
     })?;
-    let outcome = pos.outcome().ok_or_else(|| anyhow::anyhow!("game ended without an outcome"))?;
+    let outcome =
+        pos.outcome().ok_or_else(|| ArenaError::Game(format!("game {} ended without an outcome", job.game)))?;
     Ok(GameRow {
         ruleset: job.label.to_string(),
         params_hash: format!("{:016x}", job.ruleset.params_hash()),
@@ -196,13 +195,6 @@ pub fn play_game_observed(job: &GameJob<'_>, observe: &mut PlyObserver<'_>) -> a
     })
 }
 
-/// The canonical form of an agent spec (what the agent reports), or a clear error
-/// (including a model that cannot play `ruleset`'s board).
-pub fn canonical_spec(spec: &str, ruleset: &Ruleset) -> anyhow::Result<String> {
-    let agent = parse_agent(spec, ruleset).with_context(|| format!("bad agent spec '{spec}'"))?;
-    Ok(agent.spec().to_string())
-}
-
 /// A progress bar on stderr for `total` games (hidden when stderr is not a terminal).
 pub fn progress_bar(total: u64, done: u64) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
@@ -220,13 +212,13 @@ pub fn progress_bar(total: u64, done: u64) -> ProgressBar {
 pub fn play_games(
     ruleset: &Ruleset,
     label: &str,
-    a: &str,
-    b: &str,
+    a: &AgentSpec,
+    b: &AgentSpec,
     games: u32,
     seed: u64,
     swap: bool,
     ply_cap: u32,
-) -> anyhow::Result<Vec<GameRow>> {
+) -> Result<Vec<GameRow>> {
     let bar = progress_bar(games as u64, 0);
     let rows: Vec<GameRow> = (0..games)
         .into_par_iter()
@@ -237,23 +229,19 @@ pub fn play_games(
             bar.inc(1);
             row
         })
-        .collect::<anyhow::Result<_>>()?;
+        .collect::<Result<_>>()?;
     bar.finish_and_clear();
     Ok(rows)
 }
 
-/// Writes rows (with the header) to `path`, replacing it.
-pub fn write_games_csv(path: &Path, rows: &[GameRow]) -> anyhow::Result<()> {
+/// Writes rows (with the header) to `path`, replacing it atomically
+/// ([`crate::io::write_atomic`]).
+pub fn write_games_csv(path: &Path, rows: &[GameRow]) -> Result<()> {
     let mut out = games_header().into_bytes();
     for r in rows {
         out.extend(r.to_csv_line()?);
     }
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    let mut f = std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
-    f.write_all(&out).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+    crate::io::write_atomic(path, out)
 }
 
 /// Totals of a set of games: (white wins, black wins, draws, mean plies).
@@ -261,6 +249,36 @@ pub fn tally(rows: &[GameRow]) -> (usize, usize, usize, f64) {
     let count = |w: &str| rows.iter().filter(|r| r.winner == w).count();
     let mean = if rows.is_empty() { 0.0 } else { rows.iter().map(|r| r.plies as f64).sum::<f64>() / rows.len() as f64 };
     (count("white"), count("black"), count("draw"), mean)
+}
+
+/// The ruleset options of a command: a ruleset label, another board, and the folder of
+/// ruleset files consulted before the built-in ones (`--ruleset`, `--board`,
+/// `--rules-dir`). Labels are parsed and written by [`RulesetSpec`] alone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RulesetChoice {
+    /// The ruleset label (`--ruleset`): an id or a ruleset file, `@WxH`, `+key=value`.
+    pub ruleset: RulesetSpec,
+    /// Another board (`--board`), if the label has none.
+    pub board: Option<BoardSize>,
+    /// Directory of ruleset files consulted before the built-in ones.
+    pub rules_dir: PathBuf,
+}
+
+impl RulesetChoice {
+    /// The label with the board applied (an error if the label has a board already).
+    pub fn spec(&self) -> Result<RulesetSpec> {
+        Ok(self.ruleset.clone().with_board(self.board).map_err(RulesetError::from)?)
+    }
+
+    /// Resolves the ruleset ([`RulesetSpec::resolve`], files in `rules_dir` first).
+    pub fn load(&self) -> Result<Ruleset> {
+        Ok(self.spec()?.resolve(Some(&self.rules_dir))?)
+    }
+
+    /// The label of the loaded ruleset `rs` in results ([`RulesetSpec::label_for`]).
+    pub fn label(&self, rs: &Ruleset) -> Result<String> {
+        Ok(self.spec()?.label_for(rs).to_string())
+    }
 }
 
 #[cfg(test)]
@@ -275,8 +293,8 @@ mod tests {
             label: "petteia-xxi",
             game: 0,
             seed: 42,
-            white: "random",
-            black: "random",
+            white: &"random".parse().unwrap(),
+            black: &"random".parse().unwrap(),
             ply_cap: 300,
         };
         let row = play_game(&job).unwrap();
@@ -299,8 +317,16 @@ mod tests {
         {
             let rs = Ruleset::builtin(id).unwrap();
             for game in 0..3 {
-                let job =
-                    GameJob { ruleset: &rs, label: id, game, seed: game_seed(9, game), white, black, ply_cap: 1000 };
+                let (white, black) = (white.parse().unwrap(), black.parse().unwrap());
+                let job = GameJob {
+                    ruleset: &rs,
+                    label: id,
+                    game,
+                    seed: game_seed(9, game),
+                    white: &white,
+                    black: &black,
+                    ply_cap: 1000,
+                };
                 let row = play_game(&job).unwrap();
                 let record = GameRecord::parse(&format!("[Ruleset \"{id}\"]\n\n{} *\n", row.moves)).unwrap();
                 let report = replay(&record, ReplayOptions::default()).unwrap();

@@ -1,20 +1,21 @@
-//! Writing result files.
+//! Writing result files: atomic writes, journals of runs in progress, folder locks.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use anyhow::Context as _;
+use crate::error::{ArenaError, Result};
 
 /// Writes `contents` to `path` atomically: creates the parent folder, then writes a
 /// temporary file beside the target, syncs it and renames it over the target
-/// ([`latrunculi_az::checkpoint::atomic_write`]). Errors name the file.
-pub fn write_atomic(path: &Path, contents: impl AsRef<[u8]>) -> anyhow::Result<()> {
-    path.file_name().with_context(|| format!("{} is not a file name", path.display()))?;
+/// ([`latrunculi_files::write_atomic`]). Errors name the file.
+pub fn write_atomic(path: &Path, contents: impl AsRef<[u8]>) -> Result<()> {
+    if path.file_name().is_none() {
+        return Err(ArenaError::content(path, None, "is not a file name"));
+    }
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    latrunculi_az::checkpoint::atomic_write(path, contents.as_ref())
-        .with_context(|| format!("cannot write {}", path.display()))
+    std::fs::create_dir_all(dir).map_err(ArenaError::io("create", dir))?;
+    latrunculi_files::write_atomic(path, contents.as_ref()).map_err(ArenaError::io("write", path))
 }
 
 /// An append-only file of a run in progress (a journal of finished games), shared by
@@ -29,19 +30,16 @@ pub struct Journal {
 impl Journal {
     /// Writes `contents` to `path` atomically ([`write_atomic`]: a header and the records
     /// an earlier run left, say), then opens it for appending.
-    pub fn create(path: &Path, contents: impl AsRef<[u8]>) -> anyhow::Result<Journal> {
+    pub fn create(path: &Path, contents: impl AsRef<[u8]>) -> Result<Journal> {
         write_atomic(path, contents)?;
-        let file = std::fs::OpenOptions::new()
-            .append(true)
-            .open(path)
-            .with_context(|| format!("cannot open {}", path.display()))?;
+        let file = std::fs::OpenOptions::new().append(true).open(path).map_err(ArenaError::io("open", path))?;
         Ok(Journal { path: path.to_path_buf(), file: Mutex::new(file) })
     }
 
     /// Appends `record` and flushes it. Errors name the file.
-    pub fn append(&self, record: &[u8]) -> anyhow::Result<()> {
-        let mut f = self.file.lock().map_err(|_| anyhow::anyhow!("{}: lock poisoned", self.path.display()))?;
-        f.write_all(record).and_then(|_| f.flush()).with_context(|| format!("cannot write {}", self.path.display()))
+    pub fn append(&self, record: &[u8]) -> Result<()> {
+        let mut f = self.file.lock().map_err(|_| ArenaError::content(&self.path, None, "a writer thread panicked"))?;
+        f.write_all(record).and_then(|_| f.flush()).map_err(ArenaError::io("write", &self.path))
     }
 }
 
@@ -62,22 +60,18 @@ pub struct FolderLock {
 /// The claim is an OS advisory lock on `dir/.latrunculi.lock`, which the OS releases when
 /// the process ends, so a killed run leaves no stale claim behind. Where the file system
 /// cannot lock files, a note is printed and the run goes on unprotected.
-pub fn lock_folder(dir: &Path) -> anyhow::Result<FolderLock> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+pub fn lock_folder(dir: &Path) -> Result<FolderLock> {
+    std::fs::create_dir_all(dir).map_err(ArenaError::io("create", dir))?;
     let path = dir.join(LOCK_FILE);
     let file = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
         .open(&path)
-        .with_context(|| format!("cannot create {}", path.display()))?;
+        .map_err(ArenaError::io("create", &path))?;
     match file.try_lock() {
         Ok(()) => Ok(FolderLock { _file: Some(file) }),
-        Err(std::fs::TryLockError::WouldBlock) => anyhow::bail!(
-            "another latrunculi run is writing into {} (it holds {}): wait for it to finish or stop it, then run this again",
-            dir.display(),
-            path.display()
-        ),
+        Err(std::fs::TryLockError::WouldBlock) => Err(ArenaError::Busy { dir: dir.to_path_buf(), lock: path }),
         Err(std::fs::TryLockError::Error(e)) => {
             eprintln!(
                 "note: cannot lock {} ({e}); nothing stops a second run from writing into this folder",

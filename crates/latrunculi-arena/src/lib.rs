@@ -5,7 +5,10 @@
 //! arguments, calls this crate and prints; everything that plays, measures or writes
 //! result files is here:
 //!
-//! - [`game`]: one game between two agents built from spec strings
+//! - [`agents`]: agent specs read once against the registry of agent kinds (the `az`
+//!   kind with the `az` feature, on by default; without it the crate compiles no burn);
+//! - [`error`]: the crate's errors, which name files and values, never flags;
+//! - [`game`]: one game between two agents built from their specs
 //!   ([`game::play_game`], [`game::play_game_observed`]), its CSV row, the seeds and
 //!   colours of a run, and the ruleset choice of the commands;
 //! - [`survey`]: experiment files of (ruleset, pairing) cells, resumable, sharded,
@@ -18,6 +21,7 @@
 //! - [`dataset`]: games written as training datasets (`games.jsonl` and `.npy` arrays);
 //! - [`metrics`]: game-design metrics of recorded games;
 //! - [`sensitivity`]: the experiment file of a rule-sensitivity study;
+//! - [`tune`]: evaluation weights of the search player fitted from recorded games;
 //! - [`svg`]: SVG pictures of positions;
 //! - [`io`]: atomic writing of result files.
 //!
@@ -26,8 +30,10 @@
 
 #![warn(missing_docs)]
 
+pub mod agents;
 pub mod dataset;
 pub mod elo;
+pub mod error;
 pub mod eval;
 pub mod game;
 pub mod io;
@@ -38,3 +44,5 @@ pub mod stats;
 pub mod survey;
 pub mod svg;
 pub mod tune;
+
+pub use error::{ArenaError, Setting};

@@ -13,8 +13,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context as _, bail};
-use latrunculi_rules::{Color, Position, Reason, Ruleset, RulesetSpec, parse_move};
+use crate::error::{ArenaError, Result, ResultExt as _};
+use latrunculi_rules::{Color, Position, Reason, Ruleset, RulesetError, RulesetSpec, parse_move};
 use rayon::prelude::*;
 
 use crate::game::GameRow;
@@ -45,7 +45,7 @@ pub struct GameStats {
 }
 
 /// Replays `row` (which must be a game of `rs`) and measures it.
-pub fn game_stats(rs: &Ruleset, row: &GameRow) -> anyhow::Result<GameStats> {
+pub fn game_stats(rs: &Ruleset, row: &GameRow) -> Result<GameStats> {
     let mut pos = Position::new(rs);
     pos.set_ply_cap(u32::MAX);
     let material = |p: &Position, c: Color| {
@@ -61,7 +61,8 @@ pub fn game_stats(rs: &Ruleset, row: &GameRow) -> anyhow::Result<GameStats> {
     for token in row.moves.split_whitespace() {
         pos.legal_moves(&mut legal);
         branching += legal.len() as u64;
-        let pm = parse_move(rs, &pos, token).map_err(|e| anyhow::anyhow!("ply {} ({token}): {e}", plies + 1))?;
+        let pm =
+            parse_move(rs, &pos, token).map_err(|e| ArenaError::Game(format!("ply {} ({token}): {e}", plies + 1)))?;
         captures += pos.play(pm.mv).captured().len() as u32;
         plies += 1;
         let l = lead(&pos);
@@ -74,15 +75,15 @@ pub fn game_stats(rs: &Ruleset, row: &GameRow) -> anyhow::Result<GameStats> {
         }
     }
     if plies != row.plies {
-        bail!("the moves column has {plies} plies, the plies column {}", row.plies);
+        return Err(ArenaError::Game(format!("the moves column has {plies} plies, the plies column {}", row.plies)));
     }
     let winner = match row.winner.as_str() {
         "white" => Some(Color::White),
         "black" => Some(Color::Black),
         "draw" => None,
-        w => bail!("winner '{w}' is not white, black or draw"),
+        w => return Err(ArenaError::Game(format!("winner '{w}' is not white, black or draw"))),
     };
-    let reason: Reason = row.reason.parse().map_err(|e: String| anyhow::anyhow!("{e}"))?;
+    let reason: Reason = row.reason.parse().map_err(|e: String| ArenaError::Game(e))?;
     Ok(GameStats {
         plies,
         winner,
@@ -197,11 +198,12 @@ pub fn cell_line(ruleset: &str, pairing: &str, games: &[GameStats]) -> String {
 }
 
 /// Reads a games CSV; an unreadable row is an error naming its line.
-pub fn read_games(path: &Path) -> anyhow::Result<Vec<GameRow>> {
-    let mut reader = csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
+pub fn read_games(path: &Path) -> Result<Vec<GameRow>> {
+    let mut reader =
+        csv::Reader::from_path(path).map_err(|e| ArenaError::content(path, None, format!("cannot read: {e}")))?;
     let mut rows = Vec::new();
     for (i, row) in reader.deserialize::<GameRow>().enumerate() {
-        rows.push(row.with_context(|| format!("{}: line {}", path.display(), i + 2))?);
+        rows.push(row.map_err(|e| ArenaError::content(path, Some(i + 2), e.to_string()))?);
     }
     Ok(rows)
 }
@@ -210,7 +212,7 @@ pub fn read_games(path: &Path) -> anyhow::Result<Vec<GameRow>> {
 /// label ([`RulesetSpec`]: `id`, `id@WxH`, `+key=value` changes; files in
 /// `rules_dir` first) and checked against each row's
 /// `params_hash`.
-pub fn metrics_csv(rows: &[GameRow], rules_dir: &Path, source: &Path) -> anyhow::Result<String> {
+pub fn metrics_csv(rows: &[GameRow], rules_dir: &Path, source: &Path) -> Result<String> {
     // Cells in order of first appearance.
     let mut order: Vec<(String, [String; 2])> = Vec::new();
     let mut members: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
@@ -218,18 +220,18 @@ pub fn metrics_csv(rows: &[GameRow], rules_dir: &Path, source: &Path) -> anyhow:
     for (i, row) in rows.iter().enumerate() {
         let at = || format!("{}: line {} (game {})", source.display(), i + 2, row.game);
         if !rulesets.contains_key(&row.ruleset) {
-            let spec: RulesetSpec = row.ruleset.parse().with_context(at)?;
-            let rs = spec.resolve(Some(rules_dir)).with_context(at)?;
+            let spec: RulesetSpec = row.ruleset.parse().map_err(RulesetError::from).context_with(at)?;
+            let rs = spec.resolve(Some(rules_dir)).context_with(at)?;
             rulesets.insert(row.ruleset.clone(), rs);
         }
         let hash = format!("{:016x}", rulesets[&row.ruleset].params_hash());
         if row.params_hash != hash {
-            bail!(
+            return Err(ArenaError::Game(format!(
                 "{}: params_hash {} is not that of ruleset '{}' here ({hash}): the rules changed since the game was played",
                 at(),
                 row.params_hash,
                 row.ruleset
-            );
+            )));
         }
         let mut pair = [row.white.clone(), row.black.clone()];
         pair.sort();
@@ -248,9 +250,9 @@ pub fn metrics_csv(rows: &[GameRow], rules_dir: &Path, source: &Path) -> anyhow:
         .enumerate()
         .map(|(i, row)| {
             game_stats(&rulesets[&row.ruleset], row)
-                .with_context(|| format!("{}: line {} (game {})", source.display(), i + 2, row.game))
+                .context_with(|| format!("{}: line {} (game {})", source.display(), i + 2, row.game))
         })
-        .collect::<anyhow::Result<_>>()?;
+        .collect::<Result<_>>()?;
     let mut text = metric_columns().join(",") + "\n";
     for (c, (ruleset, _)) in order.iter().enumerate() {
         let idx = &members[&c];
@@ -266,10 +268,10 @@ pub fn metrics_csv(rows: &[GameRow], rules_dir: &Path, source: &Path) -> anyhow:
 /// Reads the games CSV `games`, computes its metrics ([`metrics_csv`], rulesets from
 /// `rules_dir` first) and writes them to `out` (default: `metrics.csv` beside the games
 /// file). Returns the number of games, the number of cells and the path written.
-pub fn write_metrics(games: &Path, out: Option<&Path>, rules_dir: &Path) -> anyhow::Result<(usize, usize, PathBuf)> {
+pub fn write_metrics(games: &Path, out: Option<&Path>, rules_dir: &Path) -> Result<(usize, usize, PathBuf)> {
     let rows = read_games(games)?;
     if rows.is_empty() {
-        bail!("{} has no games", games.display());
+        return Err(ArenaError::content(games, None, "has no games"));
     }
     let text = metrics_csv(&rows, rules_dir, games)?;
     let out = out.map(Path::to_path_buf).unwrap_or_else(|| games.with_file_name("metrics.csv"));

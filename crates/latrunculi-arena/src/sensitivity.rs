@@ -12,7 +12,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context as _, bail};
+use crate::error::{ArenaError, Result};
 use latrunculi_rules::ruleset::BUILTIN;
 use latrunculi_rules::{BoardSize, ParamChange, RulesetError, RulesetSpec};
 
@@ -123,20 +123,20 @@ pub fn alternatives(a: &Assumed) -> Vec<String> {
 }
 
 /// The text of a ruleset's file: `DIR/<id>.toml` if present, else the built-in text.
-fn ruleset_text(id: &str, dir: &Path) -> anyhow::Result<(String, String)> {
+fn ruleset_text(id: &str, dir: &Path) -> Result<(String, String)> {
     let p = dir.join(format!("{id}.toml"));
     if p.is_file() {
-        let t = std::fs::read_to_string(&p).with_context(|| format!("cannot read {}", p.display()))?;
+        let t = std::fs::read_to_string(&p).map_err(ArenaError::io("read", &p))?;
         return Ok((t, p.display().to_string()));
     }
     match BUILTIN.iter().find(|(i, _)| *i == id) {
         Some((_, t)) => Ok((t.to_string(), format!("configs/rulesets/{id}.toml"))),
-        None => bail!("unknown ruleset '{id}' (see `latrunculi rules`)"),
+        None => Err(ArenaError::Experiment(format!("unknown ruleset '{id}' (see the list of rulesets)"))),
     }
 }
 
 /// The experiment file (TOML text) of the sensitivity study `args`.
-pub fn experiment(args: &SensitivityStudy) -> anyhow::Result<String> {
+pub fn experiment(args: &SensitivityStudy) -> Result<String> {
     let mut t = String::new();
     writeln!(t, "# Rule sensitivity (issue 11): each ruleset as published, then each [assumed] parameter of its")?;
     writeln!(t, "# file changed one at a time, and its other boards; one pairing; adaptive cells.")?;
@@ -155,7 +155,7 @@ pub fn experiment(args: &SensitivityStudy) -> anyhow::Result<String> {
     writeln!(t, "rulesets = [")?;
     for id in &args.rulesets {
         let (text, file) = ruleset_text(id, &args.rules_dir)?;
-        let spec: RulesetSpec = id.parse()?;
+        let spec: RulesetSpec = id.parse().map_err(RulesetError::from)?;
         let base = spec.resolve(Some(&args.rules_dir))?;
         writeln!(t, "    \"{id}\",  # as published ({file})")?;
         for a in assumed_keys(&text) {

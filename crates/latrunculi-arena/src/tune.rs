@@ -300,7 +300,7 @@ mod tests {
 
     fn games_csv(dir: &Path) -> PathBuf {
         // Self-play of the fixed-depth player on kowalski gives decided games.
-        use latrunculi_agents::{Agent, parse_agent};
+        use latrunculi_agents::parse_agent;
         let rs = Ruleset::builtin("kowalski").unwrap();
         let mut text = String::from("ruleset,params_hash,game,seed,white,black,winner,reason,plies,moves\n");
         for g in 0..24u64 {

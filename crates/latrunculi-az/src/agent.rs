@@ -1,12 +1,13 @@
-//! The AlphaZero player (`az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M][,wincheck=0|1]`) and
-//! [`parse_agent`], which builds any agent spec for a given ruleset.
+//! The AlphaZero player, `az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M][,wincheck=0|1]`,
+//! and its agent kind ([`AZ`]), which [`register_agent`] adds to the registry of
+//! `latrunculi-agents` so that every [`AgentSpec`] may name it.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 use burn::module::Module;
-use latrunculi_agents::{Agent, AgentError};
+use latrunculi_agents::{Agent, AgentError, AgentKind, AgentOption, AgentSpec};
 use latrunculi_rules::{Move, Position, Ruleset};
 
 use crate::AzError;
@@ -14,32 +15,121 @@ use crate::checkpoint::{self, CheckpointMeta};
 use crate::model::{Network, NetworkConfig};
 use crate::search::{BoardTables, SearchConfig, Tree, search};
 
-/// Every agent spec [`parse_agent`] accepts.
-pub const VALID_AGENTS: &str = "random, greedy, mcts:sims=N[,depth=D][,c=C], alphabeta:depth=N[,tt=MB], az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M][,wincheck=0|1]";
+/// The `az` agent kind: PUCT search guided by a network. Defaults: 200 simulations, `c`
+/// 1.5, 8 leaves per batch; `su`, the score utility, `fpu`, the first-play-urgency
+/// reduction, `gumbel`, the root moves of a Gumbel search, and `wincheck`, the win-in-one
+/// check, default to the values the model was trained with. A model file that is
+/// missing, damaged or made for another board size is an error naming the file.
+pub static AZ: AgentKind = AgentKind {
+    name: "az",
+    summary: "PUCT search guided by a trained network",
+    options: &[
+        AgentOption { key: "model", value: "PATH", required: true, meaning: "checkpoint file (.az)" },
+        AgentOption { key: "sims", value: "N", required: false, meaning: "simulations per move (default 200)" },
+        AgentOption { key: "c", value: "C", required: false, meaning: "PUCT exploration constant (default 1.5)" },
+        AgentOption {
+            key: "leaves",
+            value: "L",
+            required: false,
+            meaning: "leaves per batched evaluation, 1 to 256 (default 8)",
+        },
+        AgentOption {
+            key: "su",
+            value: "S",
+            required: false,
+            meaning: "score utility, -1 to 1 (default: the model's)",
+        },
+        AgentOption {
+            key: "fpu",
+            value: "R",
+            required: false,
+            meaning: "first-play-urgency reduction, 0 to 2 (default: the model's)",
+        },
+        AgentOption {
+            key: "gumbel",
+            value: "M",
+            required: false,
+            meaning: "root moves of a Gumbel search, 0 (PUCT) to 1024 (default: the model's)",
+        },
+        AgentOption {
+            key: "wincheck",
+            value: "0|1",
+            required: false,
+            meaning: "win-in-one check (default: the model's)",
+        },
+    ],
+    check: |spec| AzOptions::read(spec).map(|_| ()),
+    build: |spec, ruleset| {
+        let ruleset = ruleset.ok_or_else(|| AgentError::Build {
+            spec: spec.to_string(),
+            message: "an az agent is built for the ruleset of its games".to_string(),
+        })?;
+        let agent = AzAgent::from_spec(spec, ruleset)
+            .map_err(|e| AgentError::Build { spec: spec.to_string(), message: full_message(&e) })?;
+        Ok(Box::new(agent))
+    },
+};
 
-/// Builds an agent from its spec for games of `ruleset`: the baselines of
-/// `latrunculi-agents`, or `az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M][,wincheck=0|1]` (defaults: 200
-/// simulations, `c` 1.5, 8 leaves per batch; `su`, the score utility, `fpu`, the
-/// first-play-urgency reduction, `gumbel`, the root moves of a Gumbel search, and
-/// `wincheck`, the win-in-one check, default to the values the model was trained with). A
-/// model file that is missing, damaged or made for another board size is an error naming
-/// the file.
-pub fn parse_agent(spec: &str, ruleset: &Ruleset) -> Result<Box<dyn Agent>, AzError> {
-    let trimmed = spec.trim();
-    match trimmed.split_once(':') {
-        Some((name, params)) if name.trim() == "az" => Ok(Box::new(AzAgent::from_spec(trimmed, params, ruleset)?)),
-        None if trimmed == "az" => Err(AgentError::MissingKey {
-            agent: "az".into(),
-            key: "model",
-            usage: "az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M][,wincheck=0|1]",
+/// The message of an error and of every error under it, joined by `: `.
+fn full_message(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        out.push_str(": ");
+        out.push_str(&c.to_string());
+        cause = c.source();
+    }
+    out
+}
+
+/// Adds the [`AZ`] kind to the registry of agent kinds (once; later calls do nothing).
+pub fn register_agent() {
+    // `az` is no name of `latrunculi-agents`, so registering cannot be refused.
+    let _ = latrunculi_agents::spec::register(&AZ);
+}
+
+/// The options of an `az` spec, read and range-checked.
+struct AzOptions {
+    model: PathBuf,
+    cfg: SearchConfig,
+    su: Option<f32>,
+    fpu: Option<f32>,
+    gumbel: Option<u32>,
+    wincheck: Option<bool>,
+}
+
+impl AzOptions {
+    fn read(spec: &AgentSpec) -> Result<AzOptions, AgentError> {
+        let number = |k: &str, lo: f32, hi: f32, expected: &'static str| {
+            spec.value(k, expected, |v| v.parse().ok().filter(|x: &f32| x.is_finite() && (lo..=hi).contains(x)))
+        };
+        let mut cfg = SearchConfig::default();
+        if let Some(n) = spec.positive("sims")? {
+            cfg.sims = n;
         }
-        .into()),
-        _ => latrunculi_agents::parse_agent(trimmed).map_err(|e| match e {
-            AgentError::UnknownAgent { name } => {
-                AzError::Mismatch(format!("unknown agent '{name}' (valid agents: {VALID_AGENTS})"))
-            }
-            other => other.into(),
-        }),
+        if let Some(c) =
+            spec.value("c", "a finite number >= 0", |v| v.parse().ok().filter(|c: &f32| c.is_finite() && *c >= 0.0))?
+        {
+            cfg.c_puct = c;
+        }
+        if let Some(l) = spec
+            .value("leaves", "an integer from 1 to 256", |v| v.parse().ok().filter(|&n: &u32| (1..=256).contains(&n)))?
+        {
+            cfg.leaves_per_round = l;
+        }
+        Ok(AzOptions {
+            model: PathBuf::from(spec.get("model").unwrap_or_default()),
+            cfg,
+            su: number("su", -1.0, 1.0, "a number from -1 to 1")?,
+            fpu: number("fpu", 0.0, 2.0, "a number from 0 to 2")?,
+            gumbel: spec
+                .value("gumbel", "an integer from 0 (PUCT) to 1024", |v| v.parse().ok().filter(|&n: &u32| n <= 1024))?,
+            wincheck: spec.value("wincheck", "0 (off) or 1 (on)", |v| match v {
+                "0" => Some(false),
+                "1" => Some(true),
+                _ => None,
+            })?,
+        })
     }
 }
 
@@ -119,67 +209,11 @@ impl AzAgent {
         }
     }
 
-    fn from_spec(spec: &str, params: &str, ruleset: &Ruleset) -> Result<AzAgent, AzError> {
-        use latrunculi_agents::{bad, key_values, positive};
-        const AGENT: &str = "az";
-        let mut model: Option<String> = None;
-        let mut cfg = SearchConfig::default();
-        let (mut su, mut fpu, mut gumbel): (Option<f32>, Option<f32>, Option<u32>) = (None, None, None);
-        let mut wincheck: Option<bool> = None;
-        let number = |k: &str, v: &str, lo: f32, hi: f32, expected: &'static str| -> Result<f32, AgentError> {
-            v.parse()
-                .ok()
-                .filter(|x: &f32| x.is_finite() && (lo..=hi).contains(x))
-                .ok_or_else(|| bad(AGENT, k, v, expected))
-        };
-        for (k, v) in key_values(
-            AGENT,
-            params,
-            &["model", "sims", "c", "leaves", "su", "fpu", "gumbel", "wincheck"],
-            "model, sims, c, leaves, su, fpu, gumbel, wincheck",
-        )? {
-            match k {
-                "wincheck" => {
-                    wincheck = Some(match v {
-                        "0" => false,
-                        "1" => true,
-                        _ => return Err(bad(AGENT, k, v, "0 (off) or 1 (on)").into()),
-                    })
-                }
-                "model" => model = Some(v.to_string()),
-                "sims" => cfg.sims = positive(AGENT, k, v)?,
-                "su" => su = Some(number(k, v, -1.0, 1.0, "a number from -1 to 1")?),
-                "fpu" => fpu = Some(number(k, v, 0.0, 2.0, "a number from 0 to 2")?),
-                "gumbel" => {
-                    gumbel = Some(
-                        v.parse()
-                            .ok()
-                            .filter(|&n: &u32| n <= 1024)
-                            .ok_or_else(|| bad(AGENT, k, v, "an integer from 0 (PUCT) to 1024"))?,
-                    )
-                }
-                "c" => {
-                    cfg.c_puct = v
-                        .parse()
-                        .ok()
-                        .filter(|c: &f32| c.is_finite() && *c >= 0.0)
-                        .ok_or_else(|| bad(AGENT, k, v, "a finite number >= 0"))?
-                }
-                _ => {
-                    cfg.leaves_per_round = v
-                        .parse()
-                        .ok()
-                        .filter(|&n: &u32| (1..=256).contains(&n))
-                        .ok_or_else(|| bad(AGENT, k, v, "an integer from 1 to 256"))?
-                }
-            }
-        }
-        let model = model.ok_or_else(|| AgentError::MissingKey {
-            agent: AGENT.to_string(),
-            key: "model",
-            usage: "az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M][,wincheck=0|1]",
-        })?;
-        let path = Path::new(&model);
+    /// The agent of an `az` spec for games of `ruleset`: loads the model (once per file
+    /// and version, shared by every agent) and checks that it plays `ruleset`'s board.
+    pub fn from_spec(spec: &AgentSpec, ruleset: &Ruleset) -> Result<AzAgent, AzError> {
+        let AzOptions { model, mut cfg, su, fpu, gumbel, wincheck } = AzOptions::read(spec)?;
+        let path = model.as_path();
         let (meta, net) = load_cached(path)?;
         check_board(&meta, ruleset, &format!("model {}", path.display()))?;
         cfg.score_utility = su.unwrap_or(meta.search.score_utility);
@@ -195,7 +229,7 @@ impl AzAgent {
         cfg.win_check = wincheck.unwrap_or(meta.search.win_check);
         let m = gumbel.unwrap_or(meta.search.gumbel_considered);
         cfg.gumbel = (m > 0).then(|| crate::gumbel::GumbelConfig { considered: m, ..Default::default() });
-        Ok(AzAgent::new(spec, net, &meta.network_config(), ruleset, cfg))
+        Ok(AzAgent::new(&spec.to_string(), net, &meta.network_config(), ruleset, cfg))
     }
 
     /// Network evaluations made so far.

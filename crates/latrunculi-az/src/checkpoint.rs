@@ -15,7 +15,6 @@
 //! A truncated, corrupted or wrong-shape file is a clear [`CheckpointError`].
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use burn::module::Module;
@@ -184,28 +183,6 @@ pub enum CheckpointError {
     },
 }
 
-/// Writes `bytes` to `path` atomically (temporary file in the same folder, fsync, rename;
-/// the temporary file is removed if any step fails).
-pub fn atomic_write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let written = (|| {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    if let Err(e) = written {
-        let _ = fs::remove_file(&tmp);
-        return Err(e);
-    }
-    if let Ok(d) = fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
-}
-
 /// Serialises a network and its metadata to checkpoint bytes.
 pub fn to_bytes(net: &Network, meta: &CheckpointMeta) -> Result<Vec<u8>, CheckpointError> {
     let meta_text = toml::to_string(meta)
@@ -230,7 +207,8 @@ pub fn to_bytes(net: &Network, meta: &CheckpointMeta) -> Result<Vec<u8>, Checkpo
 /// Saves a checkpoint atomically.
 pub fn save(path: &Path, net: &Network, meta: &CheckpointMeta) -> Result<(), CheckpointError> {
     let bytes = to_bytes(net, meta)?;
-    atomic_write(path, &bytes).map_err(|source| CheckpointError::Io { path: path.to_path_buf(), source })
+    latrunculi_files::write_atomic(path, &bytes)
+        .map_err(|source| CheckpointError::Io { path: path.to_path_buf(), source })
 }
 
 /// Reads only the metadata of a checkpoint (the whole file is still checked).
@@ -307,7 +285,7 @@ fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<(CheckpointMeta, &'a [u8]),
         });
     }
     if let Some(m) =
-        crate::config::network_too_large(meta.blocks, meta.channels, meta.policy_channels, meta.value_hidden)
+        crate::model::network_too_large(meta.blocks, meta.channels, meta.policy_channels, meta.value_hidden)
     {
         return Err(CheckpointError::Meta { path: path_buf(), message: format!("impossible network shape: {m}") });
     }

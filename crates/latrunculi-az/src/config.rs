@@ -7,7 +7,7 @@ use latrunculi_rules::{BoardSize, LabelError, Ruleset, RulesetSpec};
 use serde::{Deserialize, Serialize};
 
 use crate::AzError;
-use crate::model::NetworkConfig;
+use crate::model::{NetworkConfig, network_too_large};
 use crate::search::SearchConfig;
 use crate::selfplay::SelfPlayConfig;
 
@@ -246,31 +246,6 @@ impl Default for EvaluationSection {
     }
 }
 
-/// Largest networks a configuration or a checkpoint may describe.
-pub const MAX_BLOCKS: usize = 40;
-/// See [`MAX_BLOCKS`]: channels of the residual tower and of the policy head.
-pub const MAX_CHANNELS: usize = 512;
-/// See [`MAX_BLOCKS`]: units of the value head's hidden layer.
-pub const MAX_VALUE_HIDDEN: usize = 4096;
-
-/// Which size of a network exceeds the limits above, as `key = value (at most max)`.
-pub fn network_too_large(
-    blocks: usize,
-    channels: usize,
-    policy_channels: usize,
-    value_hidden: usize,
-) -> Option<String> {
-    [
-        ("blocks", blocks, MAX_BLOCKS),
-        ("channels", channels, MAX_CHANNELS),
-        ("policy_channels", policy_channels, MAX_CHANNELS),
-        ("value_hidden", value_hidden, MAX_VALUE_HIDDEN),
-    ]
-    .into_iter()
-    .find(|&(_, v, max)| v > max)
-    .map(|(k, v, max)| format!("{k} = {v} is too large (at most {max})"))
-}
-
 impl TrainConfig {
     /// Parses a configuration; `origin` (the file name) is named in errors.
     pub fn from_toml_str(text: &str, origin: &str) -> Result<TrainConfig, AzError> {
@@ -281,8 +256,7 @@ impl TrainConfig {
 
     /// Reads a configuration file.
     pub fn from_file(path: &Path) -> Result<TrainConfig, AzError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| AzError::Io { path: path.to_path_buf(), message: e.to_string() })?;
+        let text = std::fs::read_to_string(path).map_err(|e| AzError::io(path, "cannot read", e))?;
         TrainConfig::from_toml_str(&text, &path.display().to_string())
     }
 

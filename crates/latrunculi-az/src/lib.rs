@@ -7,8 +7,8 @@
 //! - [`frame`]: the network's side-relative action frame and the left–right mirror;
 //! - [`search`]: PUCT search, gathered across many games into one batched evaluation;
 //! - [`gumbel`]: Gumbel root search with sequential halving and the improved policy;
-//! - [`agent`]: the `az:model=PATH,sims=N` player, and [`agent::parse_agent`], which
-//!   builds every agent spec (the baselines of `latrunculi-agents` too);
+//! - [`agent`]: the `az:model=PATH,sims=N` player and its agent kind, added to the
+//!   registry of `latrunculi-agents` by [`register_agent`];
 //! - [`selfplay`]: many games played together by search, yielding training samples;
 //! - [`config`] and [`train`]: the training loop behind `latrunculi train`;
 //! - [`warmstart`]: training samples replayed from datasets of other players' games;
@@ -32,7 +32,7 @@ pub mod selfplay;
 pub mod train;
 pub mod warmstart;
 
-pub use agent::{AzAgent, parse_agent};
+pub use agent::{AzAgent, register_agent};
 pub use checkpoint::{CheckpointError, CheckpointMeta};
 pub use config::TrainConfig;
 pub use model::{Network, NetworkConfig};
@@ -56,12 +56,28 @@ pub enum AzError {
     /// A bad training configuration (names the file).
     #[error("{0}")]
     Config(String),
-    /// A file of a training run could not be read or written.
+    /// A file of a training run could not be read or written, or does not hold what it
+    /// should.
     #[error("{path}: {message}")]
     Io {
         /// The file.
         path: std::path::PathBuf,
-        /// What went wrong.
+        /// What went wrong (what was being done, for an OS error).
         message: String,
+        /// The OS error, if one caused it.
+        #[source]
+        source: Option<std::io::Error>,
     },
+}
+
+impl AzError {
+    /// An OS error met while doing `action` (e.g. `cannot read`) with `path`.
+    pub fn io(path: &std::path::Path, action: &str, source: std::io::Error) -> AzError {
+        AzError::Io { path: path.to_path_buf(), message: action.to_string(), source: Some(source) }
+    }
+
+    /// A file that does not hold what it should (`message` says what is wrong).
+    pub fn file(path: &std::path::Path, message: impl std::fmt::Display) -> AzError {
+        AzError::Io { path: path.to_path_buf(), message: message.to_string(), source: None }
+    }
 }

@@ -20,6 +20,31 @@ use burn::tensor::activation::relu;
 
 use crate::AzError;
 
+/// Largest networks a configuration or a checkpoint may describe.
+pub const MAX_BLOCKS: usize = 40;
+/// See [`MAX_BLOCKS`]: channels of the residual tower and of the policy head.
+pub const MAX_CHANNELS: usize = 512;
+/// See [`MAX_BLOCKS`]: units of the value head's hidden layer.
+pub const MAX_VALUE_HIDDEN: usize = 4096;
+
+/// Which size of a network exceeds the limits above, as `key = value (at most max)`.
+pub fn network_too_large(
+    blocks: usize,
+    channels: usize,
+    policy_channels: usize,
+    value_hidden: usize,
+) -> Option<String> {
+    [
+        ("blocks", blocks, MAX_BLOCKS),
+        ("channels", channels, MAX_CHANNELS),
+        ("policy_channels", policy_channels, MAX_CHANNELS),
+        ("value_hidden", value_hidden, MAX_VALUE_HIDDEN),
+    ]
+    .into_iter()
+    .find(|&(_, v, max)| v > max)
+    .map(|(k, v, max)| format!("{k} = {v} is too large (at most {max})"))
+}
+
 /// Shape and size of a [`Network`]. The board, plane and action counts come from the
 /// ruleset; `blocks`, `channels`, `policy_channels` and `value_hidden` set the size.
 #[derive(Config, Debug, PartialEq)]

@@ -16,30 +16,18 @@
 
 use std::path::Path;
 
+use latrunculi_files::GameLine;
 use latrunculi_rules::{Color, Position, Ruleset};
 use ndarray::Array1;
 use ndarray_npy::ReadNpyExt;
-use serde::Deserialize;
 
 use crate::AzError;
 use crate::config::TrainConfig;
 use crate::search::BoardTables;
 use crate::selfplay::{Sample, score_target, start_material, target_value};
 
-/// The fields of a `games.jsonl` line the warm start needs.
-#[derive(Debug, Deserialize)]
-struct GameLine {
-    game: u32,
-    params_hash: String,
-    board: [u8; 2],
-    winner: String,
-    plies: u32,
-    first_sample: u64,
-    samples: u64,
-}
-
 fn err(path: &Path, message: impl Into<String>) -> AzError {
-    AzError::Io { path: path.to_path_buf(), message: message.into() }
+    AzError::file(path, message.into())
 }
 
 /// Reads the games of the dataset in `dir` as training samples: per game, its winner
@@ -54,10 +42,14 @@ pub fn load_dataset(
 ) -> Result<Vec<(Option<Color>, Vec<Sample>)>, AzError> {
     let games_path = dir.join("games.jsonl");
     let text = std::fs::read_to_string(&games_path).map_err(|e| {
-        err(&games_path, format!("{e} (a dataset folder holds games.jsonl once `latrunculi dataset` has finished)"))
+        AzError::io(
+            &games_path,
+            "cannot read (a dataset folder holds games.jsonl once `latrunculi dataset` has finished)",
+            e,
+        )
     })?;
     let actions_path = dir.join("actions.npy");
-    let file = std::fs::File::open(&actions_path).map_err(|e| err(&actions_path, e.to_string()))?;
+    let file = std::fs::File::open(&actions_path).map_err(|e| AzError::io(&actions_path, "cannot open", e))?;
     let actions: Array1<i32> =
         Array1::read_npy(file).map_err(|e| err(&actions_path, format!("not an int32 [S] array: {e}")))?;
     let want_hash = format!("{:016x}", ruleset.params_hash());

@@ -217,7 +217,7 @@ fn checkpoints_of_the_first_networks_still_load_and_play() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments/az-kowalski/latest.az");
     let meta = latrunculi_az::checkpoint::read_meta(&path).unwrap();
     assert_eq!((meta.policy_planes, meta.score_head, meta.ply_scale), (0, false, 0), "a dense first network");
-    let mut agent = latrunculi_az::parse_agent(&format!("az:model={},sims=16", path.display()), &rs).unwrap();
+    let mut agent = az_agent(&format!("az:model={},sims=16", path.display()), &rs);
     agent.new_game(1);
     let pos = Position::new(&rs);
     assert!(pos.legal_move_list().contains(&agent.select(&pos)));
@@ -257,8 +257,16 @@ fn a_network_with_tactical_planes_reads_them_saves_and_plays() {
     let net = net_cfg.init(&latrunculi_az::device::training());
     let meta = latrunculi_az::checkpoint::CheckpointMeta::new(&net_cfg, &rs.id, rs.params_hash(), 0);
     latrunculi_az::checkpoint::save(&path, &net, &meta).unwrap();
-    let mut agent = latrunculi_az::parse_agent(&format!("az:model={},sims=8", path.display()), &rs).unwrap();
+    let mut agent = az_agent(&format!("az:model={},sims=8", path.display()), &rs);
     agent.new_game(1);
     assert!(pos.legal_move_list().contains(&agent.select(&pos)));
     fs::remove_dir_all(&dir).ok();
+}
+
+/// The agent of an `az` spec for games of `rs`.
+fn az_agent(spec: &str, rs: &Ruleset) -> Box<dyn latrunculi_agents::Agent> {
+    latrunculi_az::register_agent();
+    spec.parse::<latrunculi_agents::AgentSpec>()
+        .and_then(|s| s.build(Some(rs)))
+        .unwrap_or_else(|e| panic!("{spec}: {e}"))
 }

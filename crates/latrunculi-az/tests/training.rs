@@ -4,9 +4,15 @@
 use std::fs;
 use std::path::PathBuf;
 
-use latrunculi_az::parse_agent;
+use latrunculi_agents::{Agent, AgentError, AgentSpec};
 use latrunculi_az::train::{LOG_HEADER, RunOptions, run};
 use latrunculi_rules::{Position, Ruleset};
+
+/// Builds an agent from its spec, `az` included, for games of `rs`.
+fn parse_agent(spec: &str, rs: &Ruleset) -> Result<Box<dyn Agent>, AgentError> {
+    latrunculi_az::register_agent();
+    spec.parse::<AgentSpec>()?.build(Some(rs))
+}
 
 const TINY: &str = r#"
 ruleset = "kowalski"
@@ -126,7 +132,8 @@ fn bad_az_specs_and_models_are_clear_errors() {
     assert!(err("az").contains("model"));
     assert!(err("az:model=a.az,speed=3").contains("speed"));
     assert!(err("az:model=a.az,sims=0").contains("sims"));
-    assert!(err("alphazero").contains("unknown agent"));
+    let unknown = err("alphazero");
+    assert!(unknown.contains("unknown agent") && unknown.contains("az:model=PATH[,sims=N]"), "{unknown}");
     assert!(parse_agent("mcts:sims=10", &rs).is_ok());
 
     // A model made for another board size.

@@ -53,9 +53,7 @@ impl DatasetArgs {
     /// The arguments as the library's [`DatasetSpec`].
     pub fn spec(&self) -> DatasetSpec {
         DatasetSpec {
-            ruleset: self.ruleset.ruleset.clone(),
-            board: self.ruleset.board,
-            rules_dir: self.ruleset.rules_dir.clone(),
+            ruleset: self.ruleset.choice(),
             white: self.white.clone(),
             black: self.black.clone(),
             games: self.games,

@@ -59,8 +59,7 @@ pub struct EvalArgs {
 /// Runs `latrunculi eval`.
 pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
     let plan = EvalPlan::new(
-        &args.ruleset.spec()?,
-        &args.ruleset.rules_dir,
+        &args.ruleset.choice(),
         &args.agent,
         &args.vs,
         args.games,

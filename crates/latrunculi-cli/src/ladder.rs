@@ -64,8 +64,7 @@ pub struct LadderArgs {
 /// Runs `latrunculi ladder`.
 pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
     let mut plan = LadderPlan::new(
-        &args.ruleset.spec()?,
-        &args.ruleset.rules_dir,
+        &args.ruleset.choice(),
         &args.agents,
         args.games,
         args.seed,

@@ -6,11 +6,13 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
-use latrunculi_rules::{BoardSize, LabelError, Ruleset, RulesetSpec};
+use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
+use latrunculi_arena::game::RulesetChoice;
+use latrunculi_rules::{BoardSize, RulesetSpec};
 
 mod bench;
 mod dataset;
+mod errors;
 mod eval;
 mod ladder;
 mod metrics;
@@ -79,19 +81,38 @@ pub struct RulesetArg {
 }
 
 impl RulesetArg {
-    /// The label the options give: `--ruleset` on the `--board`, if given.
-    pub fn spec(&self) -> Result<RulesetSpec, LabelError> {
-        self.ruleset.clone().with_board(self.board)
+    /// The options as the library's [`RulesetChoice`].
+    pub fn choice(&self) -> RulesetChoice {
+        RulesetChoice { ruleset: self.ruleset.clone(), board: self.board, rules_dir: self.rules_dir.clone() }
     }
 
-    /// Resolves the ruleset ([`RulesetSpec::resolve`], files in `--rules-dir` first).
-    pub fn load(&self) -> anyhow::Result<Ruleset> {
-        Ok(self.spec()?.resolve(Some(&self.rules_dir))?)
+    /// Resolves the ruleset ([`RulesetSpec::resolve`] on `--ruleset` with `--board`, files
+    /// in `--rules-dir` first).
+    pub fn load(&self) -> anyhow::Result<latrunculi_rules::Ruleset> {
+        Ok(self.choice().load()?)
     }
 }
 
+/// The subcommands that take agent specs; their help lists the agent kinds.
+const AGENT_COMMANDS: [&str; 5] = ["play", "eval", "ladder", "dataset", "survey"];
+
+/// The command line: the derived one, with the agent kinds of the registry in the help
+/// of the commands that take agent specs.
+fn command() -> clap::Command {
+    let agents =
+        format!("Agent specs (from the registry of agent kinds): {}", latrunculi_arena::agents::valid_agents());
+    let mut command = Cli::command();
+    for name in AGENT_COMMANDS {
+        command = command.mut_subcommand(name, |c| c.after_help(agents.clone()));
+    }
+    command
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::from_arg_matches(&command().get_matches()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     let result = match cli.command {
         Command::Rules(a) => rules::run_rules(&a),
         Command::Show(a) => rules::run_show(&a),
@@ -111,8 +132,24 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", errors::message(&e));
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_help_of_agent_commands_lists_the_registered_kinds() {
+        let mut command = command();
+        for name in AGENT_COMMANDS {
+            let help = command.find_subcommand_mut(name).expect("a subcommand").render_long_help().to_string();
+            assert!(help.contains("mcts:sims=N[,depth=D][,c=C]") && help.contains("az:model=PATH"), "{name}: {help}");
+        }
+        let rules = command.find_subcommand_mut("rules").expect("rules").render_long_help().to_string();
+        assert!(!rules.contains("Agent specs"), "commands without agents do not list them");
     }
 }

@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use latrunculi_arena::game::{canonical_spec, play_games, tally, write_games_csv};
+use latrunculi_arena::agents::spec_for;
+use latrunculi_arena::game::{play_games, tally, write_games_csv};
 
 use crate::RulesetArg;
 
@@ -38,11 +39,11 @@ pub struct PlayArgs {
 
 /// Runs `latrunculi play`.
 pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
-    let spec = args.ruleset.spec()?;
-    let rs = spec.resolve(Some(&args.ruleset.rules_dir))?;
-    let label = spec.label_for(&rs).to_string();
-    let a = canonical_spec(&args.white, &rs)?;
-    let b = canonical_spec(&args.black, &rs)?;
+    let choice = args.ruleset.choice();
+    let rs = choice.load()?;
+    let label = choice.label(&rs)?;
+    let a = spec_for(&args.white, &rs)?;
+    let b = spec_for(&args.black, &rs)?;
     if args.ply_cap == 0 {
         anyhow::bail!("--ply-cap must be at least 1");
     }

@@ -10,6 +10,7 @@ use std::process::{Command, Output};
 
 use latrunculi_arena::dataset::{DatasetPlan, DatasetSpec};
 use latrunculi_arena::eval::EvalPlan;
+use latrunculi_arena::game::RulesetChoice;
 use latrunculi_arena::ladder::LadderPlan;
 use latrunculi_arena::survey::Survey;
 use latrunculi_rules::RulesetSpec;
@@ -103,16 +104,15 @@ fn every_command_accepts_every_committed_label_through_the_library() {
     std::fs::write(&agents, "random\ngreedy\n").unwrap();
     for label in &labels {
         let spec: RulesetSpec = label.parse().unwrap();
-        let eval = EvalPlan::new(&spec, &rules_dir(), "random", &["greedy".into()], 1, 1, 10, None, 0.05, 0.05)
+        let choice = RulesetChoice { ruleset: spec.clone(), board: None, rules_dir: rules_dir() };
+        let eval = EvalPlan::new(&choice, "random", &["greedy".into()], 1, 1, 10, None, 0.05, 0.05)
             .unwrap_or_else(|e| panic!("eval, {label}: {e:#}"));
         assert_eq!(&eval.label, label);
-        let ladder = LadderPlan::new(&spec, &rules_dir(), &agents, 1, 1, 10, 0.0, "random")
+        let ladder = LadderPlan::new(&choice, &agents, 1, 1, 10, 0.0, "random")
             .unwrap_or_else(|e| panic!("ladder, {label}: {e:#}"));
         assert_eq!(&ladder.label, label);
         let dataset = DatasetSpec {
-            ruleset: spec.clone(),
-            board: None,
-            rules_dir: rules_dir(),
+            ruleset: choice.clone(),
             white: "random".into(),
             black: "greedy".into(),
             games: 1,

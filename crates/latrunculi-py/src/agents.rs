@@ -2,15 +2,16 @@
 
 use std::sync::Mutex;
 
-use latrunculi_agents::Agent;
+use latrunculi_agents::{Agent, AgentSpec};
+use latrunculi_arena::agents::spec_for;
 use latrunculi_arena::eval::{EVAL_COLUMNS, play_pairing, summary_line};
-use latrunculi_arena::game::{GAME_COLUMNS, GameRow, canonical_spec, play_games};
+use latrunculi_arena::game::{GAME_COLUMNS, GameRow, play_games};
 use latrunculi_rules::{BoardSize, Ruleset, RulesetSpec};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::error;
 use crate::position::{PyPosition, ruleset_arg};
+use crate::{arena_error, error};
 
 /// A player built from a spec string, as the CLI takes it: `random`, `greedy`,
 /// `mcts:sims=200`, `alphabeta:depth=2`, `az:model=PATH,sims=100`, …
@@ -49,8 +50,10 @@ impl PyAgent {
     #[pyo3(signature = (spec, ruleset, seed = 0))]
     fn new(spec: &str, ruleset: &Bound<'_, PyAny>, seed: u64) -> PyResult<Self> {
         let rs = ruleset_arg(ruleset)?;
-        let mut agent =
-            latrunculi_az::parse_agent(spec, &rs).map_err(|e| error(format!("bad agent spec '{spec}': {e}")))?;
+        let parsed = latrunculi_arena::agents::parse_spec(spec).map_err(arena_error)?;
+        let mut agent = parsed.build(Some(&rs)).map_err(|source| {
+            arena_error(latrunculi_arena::ArenaError::Agent { spec: spec.trim().to_string(), source })
+        })?;
         agent.new_game(seed);
         Ok(PyAgent { agent: Mutex::new(agent), rs })
     }
@@ -120,7 +123,7 @@ fn row_dict<'py>(py: Python<'py>, columns: &[&str], line: &[u8]) -> PyResult<Bou
 }
 
 fn game_dict<'py>(py: Python<'py>, row: &GameRow) -> PyResult<Bound<'py, PyDict>> {
-    row_dict(py, &GAME_COLUMNS, &row.to_csv_line().map_err(error)?)
+    row_dict(py, &GAME_COLUMNS, &row.to_csv_line().map_err(arena_error)?)
 }
 
 /// Plays `games` games between two agent specs, exactly as `latrunculi play` with the
@@ -145,9 +148,9 @@ pub fn play<'py>(
         return Err(error("ply_cap must be at least 1"));
     }
     let label = label_of(&rs);
-    let a = canonical_spec(white, &rs).map_err(error)?;
-    let b = canonical_spec(black, &rs).map_err(error)?;
-    let rows = py.detach(|| play_games(&rs, &label, &a, &b, games, seed, swap, ply_cap)).map_err(error)?;
+    let a = spec_for(white, &rs).map_err(arena_error)?;
+    let b = spec_for(black, &rs).map_err(arena_error)?;
+    let rows = py.detach(|| play_games(&rs, &label, &a, &b, games, seed, swap, ply_cap)).map_err(arena_error)?;
     rows.iter().map(|r| game_dict(py, r)).collect()
 }
 
@@ -174,22 +177,23 @@ pub fn eval<'py>(
         return Err(error("games must be at least 1"));
     }
     let label = label_of(&rs);
-    let a = canonical_spec(agent, &rs).map_err(error)?;
-    let opps: Vec<String> =
-        opponents.iter().map(|o| canonical_spec(o, &rs)).collect::<Result<_, _>>().map_err(error)?;
+    let a = spec_for(agent, &rs).map_err(arena_error)?;
+    let opps: Vec<AgentSpec> =
+        opponents.iter().map(|o| spec_for(o, &rs)).collect::<Result<_, _>>().map_err(arena_error)?;
+    let a_text = a.to_string();
     let results = py
-        .detach(|| -> anyhow::Result<Vec<(String, Vec<GameRow>)>> {
+        .detach(|| -> Result<Vec<(String, Vec<GameRow>)>, latrunculi_arena::ArenaError> {
             let mut out = Vec::new();
             for o in &opps {
                 let (summary, rows) =
                     play_pairing(&rs, &label, &a, o, games, seed, ply_cap, None, Vec::new(), &|| {}, &mut |_, _| {
                         Ok(())
                     })?;
-                out.push((summary_line(&label, &a, seed, &summary)?, rows));
+                out.push((summary_line(&label, &a_text, seed, &summary)?, rows));
             }
             Ok(out)
         })
-        .map_err(error)?;
+        .map_err(arena_error)?;
     let mut summaries = Vec::new();
     let mut all_games = Vec::new();
     for (line, rows) in &results {

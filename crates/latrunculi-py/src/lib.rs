@@ -31,6 +31,13 @@ pub(crate) fn error(e: impl std::fmt::Display) -> PyErr {
     LatrunculiError::new_err(format!("{e:#}"))
 }
 
+/// An error of the arena as a `LatrunculiError`: its message and its causes, one line.
+/// The arena names the settings of a run by their snake_case names, which are the
+/// keyword arguments of this package (`games`, `ply_cap`, ...).
+pub(crate) fn arena_error(e: latrunculi_arena::ArenaError) -> PyErr {
+    LatrunculiError::new_err(latrunculi_arena::error::full_message(&e))
+}
+
 /// The native module.
 #[pymodule]
 fn _latrunculi(m: &Bound<'_, PyModule>) -> PyResult<()> {

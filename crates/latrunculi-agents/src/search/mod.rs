@@ -32,7 +32,11 @@ use latrunculi_rules::{Move, Position, Ruleset};
 pub use engine::{Engine, SearchResult};
 pub use weights::{EvalWeights, WeightsError};
 
-use crate::{Agent, AgentError, bad};
+use crate::{Agent, AgentError};
+
+fn bad(agent: &str, key: &str, value: &str, expected: &'static str) -> AgentError {
+    AgentError::BadValue { agent: agent.to_string(), key: key.to_string(), value: value.to_string(), expected }
+}
 
 /// The score of a won game at the root; a win `k` plies away scores `WIN - k`.
 pub const WIN: i32 = 100_000;
@@ -163,11 +167,9 @@ impl SearchConfig {
                         "default" => EvalChoice::Default,
                         "material" => EvalChoice::Material,
                         path if path.ends_with(".toml") => {
-                            let w = EvalWeights::load(std::path::Path::new(path)).map_err(|e| AgentError::BadValue {
-                                agent: NAME.to_string(),
-                                key: k.to_string(),
-                                value: v.to_string(),
-                                expected: Box::leak(format!("a readable weights file: {e}").into_boxed_str()),
+                            let w = EvalWeights::load(std::path::Path::new(path)).map_err(|e| AgentError::Build {
+                                spec: format!("{NAME}:...,eval={v}"),
+                                message: format!("agent '{NAME}': eval={v}: {e}"),
                             })?;
                             EvalChoice::File(PathBuf::from(path), w)
                         }
@@ -178,13 +180,13 @@ impl SearchConfig {
                     return Err(AgentError::UnknownKey {
                         agent: NAME.to_string(),
                         key: k.to_string(),
-                        valid: SEARCH_KEYS,
+                        valid: SEARCH_KEYS.to_string(),
                     });
                 }
             }
         }
         if cfg.nodes.is_none() && cfg.ms.is_none() {
-            return Err(AgentError::MissingKey { agent: NAME.to_string(), key: "nodes", usage: SEARCH_USAGE });
+            return Err(AgentError::MissingKey { agent: NAME.to_string(), key: "nodes", usage: SEARCH_USAGE.to_string() });
         }
         Ok(cfg)
     }
