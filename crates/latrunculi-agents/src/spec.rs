@@ -2,7 +2,7 @@
 //!
 //! An agent spec names a kind and sets some of its options: `random`, `mcts:sims=200`,
 //! `alphabeta:depth=3,tt=64`. [`AgentSpec`] is the one parser of that grammar
-//! ([`FromStr`]) and the one writer of it ([`Display`], the canonical form: no spaces,
+//! ([`FromStr`]) and the one writer of it ([`Display`](fmt::Display), the canonical form: no spaces,
 //! the options in the order given). Every spec is checked against the registry of agent
 //! kinds when it is parsed, so an [`AgentSpec`] names a known kind with valid options;
 //! [`AgentSpec::build`] then makes a fresh agent from it, once per game.
@@ -138,7 +138,7 @@ pub fn valid_agents() -> String {
 }
 
 /// An agent spec: a registered kind and its options, checked against the kind. Made by
-/// [`FromStr`]; written in canonical form by [`Display`].
+/// [`FromStr`]; written in canonical form by [`Display`](fmt::Display).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct AgentSpec {
     name: String,

@@ -7,7 +7,7 @@
 //! pairing is played [`PENDING_FILE`] (its games so far, so that `--resume` after a kill
 //! plays only the games it lacks). The columns are documented in `experiments/README.md`.
 //! Pairing `(i, j)` (agents in file order, `i < j`) plays `--games` games with seeds
-//! [`game_seed`](crate::game::game_seed)`(seed, g)`, agent `i` White in even games.
+//! [`game_seed`]`(seed, g)`, agent `i` White in even games.
 //!
 //! # Shards
 //!

@@ -207,7 +207,8 @@ pub fn ruleset_label(entry: &str, rules_dir: &Path) -> Result<(String, Ruleset)>
 /// must be able to play every ruleset's board (an `az` model is made for one board size).
 /// `place` says where the pairing was written, for the error.
 fn canonical_pairing(a: &str, b: &str, rulesets: &[(String, Ruleset)], place: &str) -> Result<(AgentSpec, AgentSpec)> {
-    let p = (crate::agents::parse_spec(a)?, crate::agents::parse_spec(b)?);
+    let spec = |text: &str| crate::agents::parse_spec(text).context_with(|| place.to_string());
+    let p = (spec(a)?, spec(b)?);
     for (label, rs) in rulesets {
         let ctx = || format!("{place}, for ruleset '{label}'");
         crate::agents::check_plays(&p.0, rs).context_with(ctx)?;

@@ -27,7 +27,7 @@
 //! (`Run::open`), starts it (`Run::start`, with the warm start of
 //! `Run::warm_start`) or resumes it (`Run::resume`), then plays iterations
 //! (`Run::iteration`), each ending in its commit (`Run::commit`). The replay buffer
-//! is in [`buffer`], the gradient steps in [`steps`], the evaluation match in [`matches`]
+//! is in [`buffer`], the gradient steps in [`steps`], the evaluation match in [`mod@matches`]
 //! and `train_log.csv` in [`log`].
 
 use std::fs;
