@@ -60,6 +60,9 @@ pub struct AgentKind {
     pub summary: &'static str,
     /// Its options, required ones first, in the order of the usage string.
     pub options: &'static [AgentOption],
+    /// A usage string written by hand, for kinds whose options the generated one cannot
+    /// say (`alphabeta`: `depth` or a budget); `None`: generated from the options.
+    pub usage_text: Option<&'static str>,
     /// Checks option values without building anything.
     pub check: CheckOptions,
     /// Builds a fresh agent.
@@ -69,6 +72,9 @@ pub struct AgentKind {
 impl AgentKind {
     /// The spec syntax, e.g. `mcts:sims=N[,depth=D][,c=C]`.
     pub fn usage(&self) -> String {
+        if let Some(text) = self.usage_text {
+            return text.to_string();
+        }
         let mut out = self.name.to_string();
         let mut first = true;
         for opt in self.options.iter().filter(|o| o.required) {
@@ -131,7 +137,7 @@ pub fn kind(name: &str) -> Option<&'static AgentKind> {
 }
 
 /// The usage of every registered kind, comma-separated (for help texts and errors):
-/// `random, greedy, mcts:sims=N[,depth=D][,c=C], alphabeta[:depth=N][,tt=MB]...`, and more
+/// `random, greedy, mcts:sims=N[,depth=D][,c=C], alphabeta:depth=N[,tt=MB] | ...`, and more
 /// where more are registered.
 pub fn valid_agents() -> String {
     kinds().iter().map(|k| k.usage()).collect::<Vec<_>>().join(", ")
@@ -305,6 +311,7 @@ fn no_options(_: &AgentSpec) -> Result<(), AgentError> {
 pub static RANDOM: AgentKind = AgentKind {
     name: "random",
     summary: "a uniformly random legal move",
+    usage_text: None,
     options: &[],
     check: no_options,
     build: |spec, _| Ok(Box::new(RandomAgent::new(&spec.to_string()))),
@@ -314,6 +321,7 @@ pub static RANDOM: AgentKind = AgentKind {
 pub static GREEDY: AgentKind = AgentKind {
     name: "greedy",
     summary: "one-ply lookahead on captures, avoiding immediate losses",
+    usage_text: None,
     options: &[],
     check: no_options,
     build: |spec, _| Ok(Box::new(GreedyAgent::new(&spec.to_string()))),
@@ -339,6 +347,7 @@ fn mcts_config(spec: &AgentSpec) -> Result<MctsConfig, AgentError> {
 pub static MCTS: AgentKind = AgentKind {
     name: "mcts",
     summary: "UCT with material-scored random rollouts",
+    usage_text: None,
     options: &[
         AgentOption { key: "sims", value: "N", required: true, meaning: "simulations per move" },
         AgentOption { key: "depth", value: "D", required: false, meaning: "rollout plies before scoring (default 40)" },
@@ -419,6 +428,7 @@ fn alphabeta_build(spec: &AgentSpec, ruleset: Option<&Ruleset>) -> Result<Box<dy
 pub static ALPHABETA: AgentKind = AgentKind {
     name: "alphabeta",
     summary: "alpha-beta: to a fixed depth (depth=N), or the search player under a node or time budget (nodes=N or ms=N)",
+    usage_text: Some("alphabeta:depth=N[,tt=MB] | alphabeta:nodes=N|ms=MS[,depth=N][,tt=MB][,qs=0|1][,pvs=0|1][,asp=0|1][,killers=0|1][,hist=0|1][,lmr=0|1][,null=0|1][,noise=K][,eval=fitted|default|material|PATH.toml]"),
     options: &[
         AgentOption {
             key: "depth",
@@ -469,9 +479,9 @@ mod tests {
     #[test]
     fn usage_strings_come_from_the_options() {
         assert_eq!(MCTS.usage(), "mcts:sims=N[,depth=D][,c=C]");
-        assert!(ALPHABETA.usage().starts_with("alphabeta[:depth=N][,tt=MB][,nodes=N][,ms=MS]"), "{}", ALPHABETA.usage());
+        assert!(ALPHABETA.usage().starts_with("alphabeta:depth=N[,tt=MB] | alphabeta:nodes=N|ms=MS"), "{}", ALPHABETA.usage());
         assert_eq!(RANDOM.usage(), "random");
-        assert!(valid_agents().starts_with("random, greedy, mcts:sims=N[,depth=D][,c=C], alphabeta[:depth=N][,tt=MB]"));
+        assert!(valid_agents().starts_with("random, greedy, mcts:sims=N[,depth=D][,c=C], alphabeta:depth=N[,tt=MB] | alphabeta:nodes=N"));
     }
 
     #[test]
@@ -510,6 +520,7 @@ mod tests {
         static OTHER: AgentKind = AgentKind {
             name: "random",
             summary: "another kind of the same name",
+            usage_text: None,
             options: &[],
             check: no_options,
             build: |_, _| Err(AgentError::Empty),

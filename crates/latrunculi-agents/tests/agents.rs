@@ -100,7 +100,7 @@ fn rejects_bad_specs_with_clear_errors() {
     let msg = err("mcts:sims=10,speed=3").to_string();
     assert!(msg.contains("'speed'") && msg.contains("sims, depth, c"), "{msg}");
     let msg = err("alphabeta:depth=2,sims=3").to_string();
-    assert!(msg.contains("'sims'") && msg.contains("depth, tt"), "{msg}");
+    assert!(msg.contains("'sims'") && msg.contains("depth, tt, nodes, ms"), "{msg}");
 
     assert!(matches!(err("mcts"), AgentError::MissingKey { key: "sims", .. }));
     assert!(matches!(err("alphabeta:tt=4"), AgentError::MissingKey { key: "depth", .. }));

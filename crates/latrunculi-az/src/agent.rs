@@ -23,6 +23,7 @@ use crate::search::{BoardTables, SearchConfig, Tree, search};
 pub static AZ: AgentKind = AgentKind {
     name: "az",
     summary: "PUCT search guided by a trained network",
+    usage_text: None,
     options: &[
         AgentOption { key: "model", value: "PATH", required: true, meaning: "checkpoint file (.az)" },
         AgentOption { key: "sims", value: "N", required: false, meaning: "simulations per move (default 200)" },
