@@ -346,12 +346,28 @@ mod tests {
         let dir = scratch("fit");
         let games = games_csv(&dir);
         let rs = Ruleset::builtin("kowalski").unwrap();
-        let opts = TuneOptions { games: vec![games], max_positions: 5_000, command: "test".into(), ..Default::default() };
+        // Every position: a capture the side to move can make now tells who wins.
+        let opts = TuneOptions {
+            games: vec![games.clone()],
+            max_positions: 5_000,
+            command: "test".into(),
+            quiet: false,
+            ..Default::default()
+        };
         let r = tune(&rs, &opts).unwrap();
         let f = r.weights.fit.clone().unwrap();
         assert_eq!(f.games, 24);
         assert!(f.positions > 200 && f.held_out > 0);
-        assert!(r.weights.weights[0] > 0.0, "a soldier more is good: {:?}", r.weights.weights);
+        assert!(r.weights.weights[idx::THREAT] > 0.0, "a capture at hand is good: {:?}", r.weights.weights);
+        assert!(f.log_loss.is_finite() && f.log_loss_material.is_finite() && f.log_loss_constant.is_finite());
+        // Quiet positions only: fewer of them, and no weight on the threat feature.
+        let quiet = tune(&rs, &TuneOptions { quiet: true, ..opts.clone() }).unwrap();
+        let qf = quiet.weights.fit.clone().unwrap();
+        assert!(qf.positions > 0 && qf.positions < f.positions * 2, "{} quiet of {}", qf.positions, f.positions);
+        assert_eq!(quiet.weights.weights[idx::THREAT], 0.0);
+        // Only the games of named players: none here is named `nobody`.
+        let none = tune(&rs, &TuneOptions { players: vec!["nobody".into()], ..opts.clone() });
+        assert!(matches!(none, Err(TuneError::TooFew { found: 0, .. })), "{none:?}");
         let again = tune(&rs, &opts).unwrap();
         assert_eq!(again.weights, r.weights, "deterministic");
         let path = dir.join("eval").join("kowalski.toml");
