@@ -13,6 +13,16 @@ use super::tt::{Bound, Entry, Table, WIN_BOUND, from_tt, to_tt};
 use super::{SCORE_PER_LOGIT, SearchConfig, WIN};
 
 const INF: i32 = WIN + 1;
+
+/// The score for `persp` of a finished game `ply` plies from the root: a win
+/// `WIN - ply` (sooner is better), a loss its negation, a draw 0; `None` while it goes on.
+fn decided(pos: &Position, persp: Color, ply: u32) -> Option<i32> {
+    pos.outcome().map(|o| match o.winner {
+        Some(w) if w == persp => WIN - ply as i32,
+        Some(_) => -(WIN - ply as i32),
+        None => 0,
+    })
+}
 /// Deepest ply from the root the search tracks (killers, quiescence).
 pub const MAX_PLY: usize = 128;
 /// Largest number of quiescence plies below the main search's horizon.
@@ -243,13 +253,9 @@ impl Engine {
         ply: u32,
         pv: bool,
     ) -> i32 {
-        if let Some(o) = child.outcome() {
+        if let Some(s) = decided(child, persp, ply) {
             self.tick();
-            return match o.winner {
-                Some(w) if w == persp => WIN - ply as i32,
-                Some(_) => -(WIN - ply as i32),
-                None => 0,
-            };
+            return s;
         }
         if child.side_to_move() == persp {
             self.negamax(child, depth, alpha, beta, ply, pv)
@@ -260,13 +266,9 @@ impl Engine {
 
     /// The quiescence value for `persp` of `child`, reached by a ply of `persp`.
     fn child_qvalue(&mut self, child: &Position, persp: Color, alpha: i32, beta: i32, ply: u32, qply: u32) -> i32 {
-        if let Some(o) = child.outcome() {
+        if let Some(s) = decided(child, persp, ply) {
             self.tick();
-            return match o.winner {
-                Some(w) if w == persp => WIN - ply as i32,
-                Some(_) => -(WIN - ply as i32),
-                None => 0,
-            };
+            return s;
         }
         if child.side_to_move() == persp {
             self.qsearch(child, alpha, beta, ply, qply)
