@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Rewrites the section "The `all` part so far" of experiments/strength/README.md from the
+files of `run.sh all`: run `python3 experiments/strength/summarise.py experiments/strength/all
+> experiments/strength/all/table.csv` first. Marks pairings not yet in a ruleset's eval CSV
+as "(running)" and counts the rulesets that meet the issue's bars. Standard library only.
+"""
+import csv, os
+from pathlib import Path
+root=Path(__file__).resolve().parent
+base=str(root/'all')
+p=str(root/'README.md'); s=open(p).read()
+start_marker="## The `all` part so far (`all/`)"
+if start_marker in s:
+    i=s.index(start_marker); j=s.index("## A first sample on all 42 rulesets")
+    s=s[:i]+s[j:]
+rows=list(csv.DictReader(open(base+'/table.csv')))
+finished=set()
+for f in os.listdir(base):
+    if f.endswith('.csv') and not f.endswith('-games.csv') and f!='table.csv':
+        for r in csv.DictReader(open(os.path.join(base,f))):
+            finished.add((r['ruleset'], r['opponent']))
+cells={}
+for r in rows: cells.setdefault(r['ruleset'],{})[r['opponent']]=r
+order=[]
+for r in rows:
+    if r['ruleset'] not in order: order.append(r['ruleset'])
+def cell(r):
+    if r is None: return '–', ''
+    t=f"{r['wins']}-{r['draws']}-{r['losses']} {float(r['score']):.2f} [{float(r['score_lo']):.2f}, {float(r['score_hi']):.2f}]"
+    if (r['ruleset'], r['opponent']) not in finished: t+=" (running)"
+    return t, r['reasons']
+lines=["| ruleset | vs `alphabeta:depth=3`: W-D-L, score [95%] | ended by | vs `greedy` | ended by |","|---|---|---|---|---|"]
+good=below=0
+for k in order:
+    a,ar=cell(cells[k].get('alphabeta:depth=3')); g,gr=cell(cells[k].get('greedy'))
+    lines.append(f"| {k} | {a} | {ar} | {g} | {gr} |")
+fin=[k for k in order if (k,'alphabeta:depth=3') in finished and (k,'greedy') in finished]
+strong=[k for k in fin if all(float(cells[k][o]['score'])>=0.75 and float(cells[k][o]['score_lo'])>0.6 for o in ('alphabeta:depth=3','greedy'))]
+above=[k for k in fin if all(float(cells[k][o]['score_lo'])>0.5 for o in ('alphabeta:depth=3','greedy'))]
+notabove=[k for k in fin if k not in above]
+sec=start_marker+f'''
+
+`bash experiments/strength/run.sh all` (`nodes=10000` against `alphabeta:depth=3` and
+`greedy`, `eval --sprt 0,200`, at most 100 games a pairing, colours alternated, seed 1,
+1,000-ply cap; 2 threads on this machine, started 2026-11-26 12:35 with the weights as
+shipped; resumable: the same command goes on where it stopped). Each pairing's row of
+`all/<ruleset>.csv` is as `eval` writes it, every game is in `all/<ruleset>-games.csv`,
+and `all/table.csv` tallies them with the end reasons (`summarise.py`); "(running)" marks
+the pairing that was still going when these results were committed (its games so far).
+This section is written by `all_table.py` from those files.
+
+Of the {len(fin)} rulesets with both pairings finished, {len(strong)} score at least 0.75 with
+the lower bound above 0.6 against both opponents, and {len(above)} have the lower bound above
+0.5 against both; not yet above 0.5 against both: {", ".join(notabove) if notabove else "none"}.
+
+'''+"\n".join(lines)+"\n\n"
+i=s.index("## A first sample on all 42 rulesets")
+s=s[:i]+sec+s[i:]
+open(p,'w').write(s)
+print(len(fin), len(strong), len(above), notabove)
