@@ -289,9 +289,7 @@ pub fn write_weights(path: &Path, w: &EvalWeights) -> std::io::Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
-    let tmp = path.with_extension("toml.tmp");
-    std::fs::write(&tmp, w.to_toml())?;
-    std::fs::rename(&tmp, path)
+    latrunculi_files::write_atomic(path, w.to_toml().as_bytes())
 }
 
 #[cfg(test)]

@@ -6,9 +6,9 @@
 use std::time::Instant;
 
 use latrunculi_rules::ruleset::Immobilization;
-use latrunculi_rules::{Color, Move, MoveKind, Position, Square, splitmix64};
+use latrunculi_rules::{Color, Move, MoveKind, Position, splitmix64};
 
-use super::features::{Features, ScoredMove, features, moves_with_effects};
+use super::features::{Features, ScoredMove, dux_surroundings, features, moves_with_effects};
 use super::tt::{Bound, Entry, Table, WIN_BOUND, from_tt, to_tt};
 use super::{SCORE_PER_LOGIT, SearchConfig, WIN};
 
@@ -434,14 +434,7 @@ impl Engine {
         if df.abs() + dr.abs() != 1 {
             return false;
         }
-        let (w, h) = (pos.rules().width as i32, pos.rules().height as i32);
-        let empty_neighbours = [(1, 0), (-1, 0), (0, 1), (0, -1)]
-            .into_iter()
-            .filter(|&(a, b)| {
-                let (f, r) = (d.file() as i32 + a, d.rank() as i32 + b);
-                f >= 0 && r >= 0 && f < w && r < h && Square::new(f as u8, r as u8).is_some_and(|s| pos.piece_at(s).is_none())
-            })
-            .count();
+        let (empty_neighbours, _) = dux_surroundings(pos, pos.side_to_move().opponent());
         empty_neighbours <= 2
     }
 

@@ -257,7 +257,7 @@ fn neighbours(pos: &Position, sq: Square) -> impl Iterator<Item = Square> {
 }
 
 /// `(empty neighbours, enemy pieces next to it)` of a side's Dux; `(0, 0)` without one.
-fn dux_surroundings(pos: &Position, color: Color) -> (u32, u32) {
+pub(super) fn dux_surroundings(pos: &Position, color: Color) -> (u32, u32) {
     let Some(d) = pos.dux_square(color) else {
         return (0, 0);
     };
