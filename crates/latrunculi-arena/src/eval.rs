@@ -186,6 +186,12 @@ pub fn play_pairing(
         }
     }
     let mut start = tally.rows.len() as u32;
+    // The resumed games are saved before any new game is played: the files were
+    // rewritten with the earlier pairings' games only, and an interruption during the
+    // first chunk must not lose these.
+    if start > 0 && start < games {
+        on_chunk(&summarise(tally.wdl, &tally.rows, tally.decision), &tally.rows)?;
+    }
     'chunks: while start < games {
         let end = (start + chunk).min(games);
         let new: Vec<GameRow> = (start..end)
@@ -462,6 +468,26 @@ mod tests {
         assert_eq!(summary.wdl.games(), 8);
         // Greedy captures what random leaves hanging.
         assert!(summary.wdl.score() > 0.5, "{:?}", summary.wdl);
+    }
+
+    /// A resumed pairing's games reach `on_chunk` (the files) before any new game is
+    /// played, so that a second interruption cannot lose them.
+    #[test]
+    fn resumed_games_are_saved_before_new_ones_are_played() {
+        let rs = Ruleset::builtin("petteia-xxi").unwrap();
+        let play = |games: u32, resumed: Vec<GameRow>, saves: &mut Vec<usize>| {
+            play_pairing(&rs, "petteia-xxi", &spec("greedy"), &spec("random"), games, 5, 200, None, resumed, &|| (), &mut |_, rows| {
+                saves.push(rows.len());
+                Ok(())
+            })
+            .unwrap()
+        };
+        let (_, first) = play(3, Vec::new(), &mut Vec::new());
+        let mut saves = Vec::new();
+        let (_, all) = play(5, first.clone(), &mut saves);
+        assert_eq!(saves.first(), Some(&3), "{saves:?}");
+        assert_eq!(all.len(), 5);
+        assert_eq!(&all[..3], &first[..]);
     }
 
     #[test]
