@@ -42,8 +42,13 @@ sec=start_marker+f'''
 
 `bash experiments/strength/run.sh all` (`nodes=10000` against `alphabeta:depth=3` and
 `greedy`, `eval --sprt 0,200`, at most 100 games a pairing, colours alternated, seed 1,
-1,000-ply cap; 2 threads on this machine, started 2026-11-26 12:35 with the weights as
-shipped; resumable: the same command goes on where it stopped). Each pairing's row of
+1,000-ply cap; 2 threads on this machine, started 2026-11-26 12:35; resumable: the same
+command goes on where it stopped). The binary of that start still carried the first
+fitted weights of all 42 rulesets (built before commit e95d2c1 removed 18 of them): of the
+rulesets played so far that changed only savard's and bell's player, so their games were
+deleted and replayed at 13:45 with a binary of commit 5c7b15a (the weights as shipped);
+on the other rulesets the two binaries play the same games (checked: games 0 and 1 of
+kowalski and schadler replayed move for move). Each pairing's row of
 `all/<ruleset>.csv` is as `eval` writes it, every game is in `all/<ruleset>-games.csv`,
 and `all/table.csv` tallies them with the end reasons (`summarise.py`); "(running)" marks
 the pairing that was still going when these results were committed (its games so far).

@@ -10,13 +10,15 @@
 #              the twelve seed rulesets
 #   budgets    a ladder of node budgets 4x apart on five rulesets
 #   ab         the A/B tests of the search's parts (equal nodes)
+#   pursuit    the player with the pursuit term (pursuit=10) against the player without
+#              it, on rulesets where won positions ran into the ply cap or the limit
 # SHARD/SHARDS (e.g. 3/16) runs every SHARDS-th ruleset from the SHARD-th (0-based), so
 # that a cluster or a many-core machine runs the shards side by side.
 # Every step is resumable (eval --resume); results land in experiments/strength/PART/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${LATRUNCULI:-target/release/latrunculi}
-part=${1:?usage: run.sh all|equal-time|budgets|ab [SHARD/SHARDS]}
+part=${1:?usage: run.sh all|equal-time|budgets|ab|pursuit [SHARD/SHARDS]}
 shard=${2:-0/1}
 k=${shard%/*}
 n=${shard#*/}
@@ -66,6 +68,10 @@ case $part in
       for off in qs=0 pvs=0 asp=0 killers=0 hist=0 lmr=0 null=1 eval=default eval=material; do
         evaluate "$r" "alphabeta:$BUDGET" "alphabeta:$BUDGET,$off" 40 "$r-${off//=/}" --sprt 0,100
       done
+    done ;;
+  pursuit)
+    for r in $(mine kowalski-parcae falkener classical ludii-kharebga-8x8 ludii-schadler-1994 ludii-seega-10x10); do
+      evaluate "$r" "alphabeta:$BUDGET,pursuit=10" "alphabeta:$BUDGET" 40 "$r" --sprt 0,100
     done ;;
   *) echo "unknown part $part" >&2; exit 2 ;;
 esac

@@ -428,7 +428,7 @@ fn alphabeta_build(spec: &AgentSpec, ruleset: Option<&Ruleset>) -> Result<Box<dy
 pub static ALPHABETA: AgentKind = AgentKind {
     name: "alphabeta",
     summary: "alpha-beta: to a fixed depth (depth=N), or the search player under a node or time budget (nodes=N or ms=N)",
-    usage_text: Some("alphabeta:depth=N[,tt=MB] | alphabeta:nodes=N|ms=MS[,depth=N][,tt=MB][,qs=0|1][,pvs=0|1][,asp=0|1][,killers=0|1][,hist=0|1][,lmr=0|1][,null=0|1][,noise=K][,eval=fitted|default|material|PATH.toml]"),
+    usage_text: Some("alphabeta:depth=N[,tt=MB] | alphabeta:nodes=N|ms=MS[,depth=N][,tt=MB][,qs=0|1][,pvs=0|1][,asp=0|1][,killers=0|1][,hist=0|1][,lmr=0|1][,null=0|1][,noise=K][,pursuit=K][,eval=fitted|default|material|PATH.toml]"),
     options: &[
         AgentOption {
             key: "depth",
@@ -456,6 +456,12 @@ pub static ALPHABETA: AgentKind = AgentKind {
             value: "K",
             required: false,
             meaning: "seed-keyed evaluation noise in thousandths of a logit (default 3)",
+        },
+        AgentOption {
+            key: "pursuit",
+            value: "K",
+            required: false,
+            meaning: "where one side has twice the other's pieces, thousandths of a logit for it per square its soldiers close in on the enemy pieces since the root, without a capture on the way (default 0: off)",
         },
         AgentOption {
             key: "eval",

@@ -8,7 +8,7 @@ use std::time::Instant;
 use latrunculi_rules::ruleset::Immobilization;
 use latrunculi_rules::{Color, Move, MoveKind, Position, splitmix64};
 
-use super::features::{Features, ScoredMove, dux_surroundings, features, moves_with_effects};
+use super::features::{Features, ScoredMove, dux_surroundings, features, hunt_distance, moves_with_effects, piece_totals};
 use super::tt::{Bound, Entry, Table, WIN_BOUND, from_tt, to_tt};
 use super::{SCORE_PER_LOGIT, SearchConfig, WIN};
 
@@ -60,6 +60,44 @@ pub struct Engine {
     aborted: bool,
     /// Whether the running iteration may be cut off by the budget.
     abortable: bool,
+    /// The pursuit reference of the running search (see [`Pursuit`]).
+    pursuit: Option<Pursuit>,
+}
+
+/// The root of a search where one side has at least twice the other's pieces: the
+/// evaluation then adds, in positions with the root's piece counts (no capture on the
+/// way), `pursuit` score units for the side ahead per unit by which its
+/// [`hunt_distance`] fell since the root. Positions after a capture get nothing, so the
+/// term never makes a capture look worse; relative to the root, it stays a few steps'
+/// worth, well below a piece. Custodial captures need two pieces around the victim: the
+/// term lets the search make progress towards them where no capture lies within its
+/// horizon, where a won position would otherwise run into the ply cap or the
+/// no-capture limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Pursuit {
+    leader: Color,
+    totals: (u32, u32),
+    hunt: u32,
+}
+
+impl Pursuit {
+    /// The reference at `root`, if one side has at least twice the other's pieces (and
+    /// no piece waits to be placed).
+    fn at(root: &Position) -> Option<Pursuit> {
+        if root.is_placement_phase() {
+            return None;
+        }
+        let totals = piece_totals(root);
+        let (w, b) = totals;
+        let leader = if w >= 2 * b.max(1) {
+            Color::White
+        } else if b >= 2 * w.max(1) {
+            Color::Black
+        } else {
+            return None;
+        };
+        Some(Pursuit { leader, totals, hunt: hunt_distance(root, leader) })
+    }
 }
 
 impl Engine {
@@ -77,6 +115,7 @@ impl Engine {
             deadline: None,
             aborted: false,
             abortable: false,
+            pursuit: None,
         }
     }
 
@@ -94,6 +133,13 @@ impl Engine {
         let f = features(pos, ours);
         let logit: f64 = f.iter().zip(&self.weights).map(|(x, w)| x * w).sum();
         let mut s = (logit * SCORE_PER_LOGIT as f64).round().clamp(-50_000.0, 50_000.0) as i32;
+        if let Some(r) = self.pursuit
+            && piece_totals(pos) == r.totals
+        {
+            let progress = r.hunt as i64 - hunt_distance(pos, r.leader) as i64;
+            let sign = if pos.side_to_move() == r.leader { 1 } else { -1 };
+            s += (sign * progress * self.cfg.pursuit as i64).clamp(-10_000, 10_000) as i32;
+        }
         if self.cfg.noise > 0 {
             let a = self.cfg.noise as u64;
             s += (splitmix64(pos.hash() ^ self.noise_key) % (2 * a + 1)) as i32 - a as i32;
@@ -108,6 +154,7 @@ impl Engine {
         self.aborted = false;
         self.node_limit = self.cfg.nodes.unwrap_or(u64::MAX);
         self.deadline = self.cfg.ms.map(|ms| start + std::time::Duration::from_millis(ms));
+        self.pursuit = if self.cfg.pursuit > 0 { Pursuit::at(pos) } else { None };
         for h in &mut self.history {
             *h /= 8;
         }

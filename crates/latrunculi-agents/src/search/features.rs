@@ -203,6 +203,42 @@ pub fn features(pos: &Position, ours: &[ScoredMove]) -> Features {
     f
 }
 
+/// Pieces of each side (board and hand, trapped ones included), White first.
+pub fn piece_totals(pos: &Position) -> (u32, u32) {
+    (PieceCount::of(pos, Color::White).total(), PieceCount::of(pos, Color::Black).total())
+}
+
+/// How far `leader`'s soldiers are from the other side's pieces: the sum, over the other
+/// side's untrapped pieces on the board, of the Manhattan distances to `leader`'s nearest
+/// and second-nearest untrapped soldiers (the board's width plus height where it has
+/// fewer than two). Custodial captures need a piece on either side of the victim, so this
+/// falls as a side brings two soldiers to each enemy piece.
+pub fn hunt_distance(pos: &Position, leader: Color) -> u32 {
+    let far = (pos.rules().width + pos.rules().height) as u32;
+    let hunters: Vec<Square> = pos
+        .squares_of(leader)
+        .filter(|&sq| pos.piece_at(sq).is_some_and(|p| p.kind == PieceKind::Soldier && !p.trapped))
+        .collect();
+    let mut hunt = 0u32;
+    for sq in pos.squares_of(leader.opponent()) {
+        if pos.piece_at(sq).is_some_and(|p| p.trapped) {
+            continue;
+        }
+        let (mut d1, mut d2) = (far, far);
+        for &h in &hunters {
+            let d = (sq.file() as i32 - h.file() as i32).unsigned_abs() + (sq.rank() as i32 - h.rank() as i32).unsigned_abs();
+            if d < d1 {
+                d2 = d1;
+                d1 = d;
+            } else if d < d2 {
+                d2 = d;
+            }
+        }
+        hunt += d1 + d2;
+    }
+    hunt
+}
+
 /// The features of a position computed from scratch (for tuning and tests).
 pub fn features_of(pos: &Position) -> Features {
     let mut ours = Vec::new();

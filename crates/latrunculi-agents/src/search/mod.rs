@@ -85,6 +85,11 @@ pub struct SearchConfig {
     pub null_move: bool,
     /// Amplitude of the evaluation's seed-keyed noise, in score units (`noise`).
     pub noise: u32,
+    /// Score units per square by which the side with at least twice the other's pieces
+    /// brings its soldiers closer to the enemy pieces, counted from the root in positions
+    /// without a capture on the way (`pursuit`; 0 = off; see
+    /// [`features::hunt_distance`]). A search heuristic, not a fitted weight.
+    pub pursuit: u32,
     /// The evaluation weights (`eval`).
     pub eval: EvalChoice,
 }
@@ -104,16 +109,20 @@ impl Default for SearchConfig {
             lmr: true,
             null_move: false,
             noise: 3,
+            pursuit: DEFAULT_PURSUIT,
             eval: EvalChoice::Fitted,
         }
     }
 }
 
 /// The keys of the budgeted `alphabeta` spec, for help texts.
-pub const SEARCH_KEYS: &str = "nodes, ms, depth, tt, qs, pvs, asp, killers, hist, lmr, null, noise, eval";
+pub const SEARCH_KEYS: &str = "nodes, ms, depth, tt, qs, pvs, asp, killers, hist, lmr, null, noise, pursuit, eval";
+
+/// The default of `pursuit` (score units, 1,000 a logit, per square).
+pub const DEFAULT_PURSUIT: u32 = 0;
 
 /// The budgeted `alphabeta` spec's syntax.
-pub const SEARCH_USAGE: &str = "alphabeta:nodes=N|ms=N[,depth=D][,tt=MB][,qs=0|1][,pvs=0|1][,asp=0|1][,killers=0|1][,hist=0|1][,lmr=0|1][,null=0|1][,noise=K][,eval=fitted|default|material|PATH.toml]";
+pub const SEARCH_USAGE: &str = "alphabeta:nodes=N|ms=N[,depth=D][,tt=MB][,qs=0|1][,pvs=0|1][,asp=0|1][,killers=0|1][,hist=0|1][,lmr=0|1][,null=0|1][,noise=K][,pursuit=K][,eval=fitted|default|material|PATH.toml]";
 
 impl SearchConfig {
     /// Builds a configuration from an `alphabeta` spec's `key=value` pairs (one of
@@ -160,6 +169,13 @@ impl SearchConfig {
                         .ok()
                         .filter(|&n| n <= 10_000)
                         .ok_or_else(|| bad(NAME, k, v, "an integer from 0 to 10000"))?
+                }
+                "pursuit" => {
+                    cfg.pursuit = v
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|&n| n <= 1_000)
+                        .ok_or_else(|| bad(NAME, k, v, "an integer from 0 to 1000"))?
                 }
                 "eval" => {
                     cfg.eval = match v {

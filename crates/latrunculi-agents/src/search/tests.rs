@@ -165,7 +165,7 @@ fn quiescence_sees_the_recapture_that_a_fixed_depth_misses() {
 
     // One ply without quiescence: the capture looks like a won piece.
     // Material only: Black is two soldiers up (-1,000 for White at 500 a piece).
-    let mut blind = agent("nodes=1000000,depth=1,qs=0,eval=material,noise=0");
+    let mut blind = agent("nodes=1000000,depth=1,qs=0,eval=material,noise=0,pursuit=0");
     blind.new_game(0);
     let r = blind.search(&p);
     assert_eq!((r.best, r.score), (capture, -500));
@@ -173,7 +173,7 @@ fn quiescence_sees_the_recapture_that_a_fixed_depth_misses() {
     old.new_game(0);
     assert_eq!(old.select(&p), capture, "the fixed-depth player takes the piece too");
     // With quiescence the same one-ply search sees the double recapture.
-    let mut seeing = agent("nodes=1000000,depth=1,qs=1,eval=material,noise=0");
+    let mut seeing = agent("nodes=1000000,depth=1,qs=1,eval=material,noise=0,pursuit=0");
     seeing.new_game(0);
     let r = seeing.search(&p);
     assert_ne!(r.best, capture);
@@ -220,7 +220,7 @@ fn a_trap_is_valued_on_schadler() {
     let r = fitted.search(&p);
     assert_eq!(r.best, trap);
     // Material only: the trap changes no count, so it scores like a quiet move.
-    let mut counting = agent("nodes=1000000,depth=1,qs=0,noise=0,eval=material");
+    let mut counting = agent("nodes=1000000,depth=1,qs=0,noise=0,eval=material,pursuit=0");
     counting.new_game(0);
     let e = Engine::new(counting.config().clone(), EvalWeights::material_only().weights);
     let score_after = |m: Move| {
@@ -232,4 +232,35 @@ fn a_trap_is_valued_on_schadler() {
     };
     let quiet = Move::movement(sq("h1"), sq("h2"));
     assert_eq!(score_after(trap), score_after(quiet));
+}
+
+/// Kowalski: White (three soldiers on a1-c1, Dux on l1) has twice Black's pieces (Dux
+/// on a8, soldier on l8), with no capture in reach.
+const AHEAD: &str = "d10s/12/12/12/12/12/12/SSS8D w";
+
+#[test]
+fn the_pursuit_term_brings_the_side_ahead_closer() {
+    use super::features::{hunt_distance, piece_totals};
+    let p = pos("kowalski", AHEAD);
+    assert_eq!(piece_totals(&p), (4, 2));
+    // a8 from a1 and b1: 7 + 8; l8 from c1 and b1 (a1 is as far as b1 is not): 16 + 17.
+    assert_eq!(hunt_distance(&p, Color::White), 15 + 16 + 17);
+    let closer = pos("kowalski", "d10s/2S9/12/12/12/12/12/SS9D w");
+    assert!(hunt_distance(&closer, Color::White) < hunt_distance(&p, Color::White));
+
+    // The search player ahead closes in where the capture lies beyond its horizon.
+    let mut a = agent("nodes=20000,pursuit=10");
+    a.new_game(1);
+    let r = a.search(&p);
+    let mut after = p.clone();
+    after.play(r.best);
+    assert!(hunt_distance(&after, Color::White) < hunt_distance(&p, Color::White), "{:?} does not close in", r.best);
+    assert!(r.score > 0);
+    // Where neither side has twice the other's pieces the term is off: same search.
+    let even = pos("kowalski", "d10s/12/12/12/12/12/12/SS9D w");
+    let (mut on, mut off) = (agent("nodes=5000,pursuit=10"), agent("nodes=5000,pursuit=0"));
+    on.new_game(2);
+    off.new_game(2);
+    assert_eq!(on.search(&even), off.search(&even));
+    assert!(parse_agent("alphabeta:nodes=100,pursuit=-1").is_err());
 }
