@@ -51,6 +51,19 @@ pub trait Agent: Send {
     fn last_policy(&self) -> Option<Vec<(Move, f32)>> {
         None
     }
+    /// The value of the root of the last [`Agent::select`] for the side that was to
+    /// move, from -1 (a sure loss) to 1 (a sure win), for agents that estimate one (the
+    /// network player: the visit-weighted mean of its root children's values). `None`
+    /// for the others and when the last `select` did not search.
+    fn last_value(&self) -> Option<f32> {
+        None
+    }
+    /// The prior of each root move of the last [`Agent::select`] (the network's policy
+    /// over the legal moves, summing to 1), for agents guided by a policy. `None` for the
+    /// others and when the last `select` did not search.
+    fn last_priors(&self) -> Option<Vec<(Move, f32)>> {
+        None
+    }
 }
 
 /// Normalises `(move, visits)` pairs into a visit distribution: moves with no visit are

@@ -193,6 +193,10 @@ pub struct AzAgent {
     evals: u64,
     /// Root visit distribution of the last `select`.
     last_policy: Option<Vec<(Move, f32)>>,
+    /// Root value of the last `select`, for the side to move.
+    last_value: Option<f32>,
+    /// The network's priors of the root moves of the last `select`.
+    last_priors: Option<Vec<(Move, f32)>>,
 }
 
 impl AzAgent {
@@ -207,6 +211,8 @@ impl AzAgent {
             seed: 0,
             evals: 0,
             last_policy: None,
+            last_value: None,
+            last_priors: None,
         }
     }
 
@@ -259,6 +265,8 @@ impl Agent for AzAgent {
         self.seed = seed;
         self.tree = None;
         self.last_policy = None;
+        self.last_value = None;
+        self.last_priors = None;
     }
 
     fn select(&mut self, pos: &Position) -> Move {
@@ -269,7 +277,13 @@ impl Agent for AzAgent {
             panic!("az search failed at ply {} ({}): {e}", pos.ply(), pos.to_setup().to_fen());
         }
         let tree = self.tree.as_mut().expect("search_position keeps a tree");
-        self.last_policy = latrunculi_agents::visit_distribution(tree.root_children().iter().map(|c| (c.mv, c.visits)));
+        let children = tree.root_children();
+        self.last_policy = latrunculi_agents::visit_distribution(children.iter().map(|c| (c.mv, c.visits)));
+        // Each child's value is for the player who moved into it: the side to move here.
+        let visits: u32 = children.iter().map(|c| c.visits).sum();
+        self.last_value =
+            (visits > 0).then(|| children.iter().map(|c| c.visits as f32 * c.q).sum::<f32>() / visits as f32);
+        self.last_priors = (!children.is_empty()).then(|| children.iter().map(|c| (c.mv, c.prior)).collect());
         let mv = tree.choose(0.0).unwrap_or_else(|| pos.legal_move_list()[0]);
         tree.advance(mv, &cfg);
         mv
@@ -279,6 +293,17 @@ impl Agent for AzAgent {
     /// moves on to the chosen child.
     fn last_policy(&self) -> Option<Vec<(Move, f32)>> {
         self.last_policy.clone()
+    }
+
+    /// The visit-weighted mean value of the root children of the last search, for the
+    /// side that was to move.
+    fn last_value(&self) -> Option<f32> {
+        self.last_value
+    }
+
+    /// The network's priors of the root moves of the last search.
+    fn last_priors(&self) -> Option<Vec<(Move, f32)>> {
+        self.last_priors.clone()
     }
 }
 
@@ -311,9 +336,16 @@ mod tests {
             assert!(policy.iter().all(|(m, p)| legal.contains(m) && *p > 0.0));
             let best = policy.iter().map(|&(_, p)| p).fold(0.0f32, f32::max);
             assert_eq!(policy.iter().find(|(m, _)| *m == mv).map(|&(_, p)| p), Some(best), "the most visited move");
+            let value = a.last_value().expect("a root value");
+            assert!((-1.0..=1.0).contains(&value), "value {value}");
+            let priors = a.last_priors().expect("root priors");
+            assert_eq!(priors.len(), legal.len(), "a prior for every legal move");
+            let sum: f32 = priors.iter().map(|&(_, p)| p).sum();
+            assert!((sum - 1.0).abs() < 1e-3, "priors sum {sum}");
             pos.play(mv);
         }
         a.new_game(4);
         assert_eq!(a.last_policy(), None);
+        assert_eq!((a.last_value(), a.last_priors()), (None, None));
     }
 }

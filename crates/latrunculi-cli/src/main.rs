@@ -20,6 +20,7 @@ mod play;
 mod replay;
 mod rules;
 mod sensitivity;
+mod serve;
 mod survey;
 mod train;
 mod tune_eval;
@@ -62,6 +63,8 @@ enum Command {
     Sensitivity(sensitivity::SensitivityArgs),
     /// Fit the search player's evaluation weights per ruleset from recorded games (configs/eval/).
     TuneEval(tune_eval::TuneEvalArgs),
+    /// Play and study games in the browser: a local web app (http://127.0.0.1:8080/).
+    Serve(serve::ServeArgs),
 }
 
 /// Options shared by commands that take a ruleset.
@@ -128,6 +131,7 @@ fn main() -> ExitCode {
         Command::Metrics(a) => metrics::run(&a),
         Command::Sensitivity(a) => sensitivity::run(&a),
         Command::TuneEval(a) => tune_eval::run(&a),
+        Command::Serve(a) => serve::run(&a),
     };
     match result {
         Ok(code) => code,

@@ -16,10 +16,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::types::{Color, MAX_SIDE, PieceKind, Square};
 
+mod describe;
 mod params;
 #[cfg(test)]
 mod tests;
 
+pub use describe::ParamDescription;
 pub use params::*;
 
 /// The built-in rulesets, embedded from `configs/rulesets/` at compile time.

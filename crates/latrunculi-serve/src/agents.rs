@@ -1,0 +1,339 @@
+//! Agents as the web app runs them: specs read against the registry of agent kinds
+//! (`latrunculi_arena::agents`), then bounded so that no request can make an agent think
+//! for long or read a file outside the allowed folders; moves chosen and positions
+//! analysed on tokio's blocking threads with a timeout.
+
+use std::time::{Duration, Instant};
+
+use latrunculi_agents::search::{SCORE_PER_LOGIT, WIN};
+use latrunculi_agents::{Agent, AgentSpec, SearchAgent, SearchConfig};
+use latrunculi_rules::{Move, Position, Ruleset, splitmix64};
+use serde::Serialize;
+
+use crate::error::{ServeError, full_message};
+use crate::files::Folders;
+
+/// Limits on agents' thinking.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// The longest an agent may think per move or analysis, in milliseconds: the search
+    /// player's `ms` is clamped to it, and a blocking task past it (plus a grace) is
+    /// answered with a timeout.
+    pub think_ms: u64,
+    /// The most simulations per move of `mcts` and `az`.
+    pub max_sims: u32,
+    /// The deepest fixed-depth `alphabeta:depth=N` (without a node or time budget).
+    pub max_fixed_depth: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { think_ms: 3000, max_sims: 5000, max_fixed_depth: 4 }
+    }
+}
+
+fn refuse(spec: &str, message: impl Into<String>) -> ServeError {
+    ServeError::Agent { spec: spec.to_string(), message: message.into() }
+}
+
+/// Reads an agent spec and bounds it by `limits`: the search player's time is clamped
+/// (`ms` at most the limit, added when only `nodes` is given), simulations and fixed
+/// depths above the limits are refused, `eval=PATH` weights files are refused, and an
+/// `az` model must be a file in the allowed folders (its path is made absolute). The
+/// agent is then built once for `ruleset` (a model for another board is refused).
+pub fn checked_spec(
+    text: &str,
+    ruleset: &Ruleset,
+    limits: &Limits,
+    folders: &Folders,
+) -> Result<AgentSpec, ServeError> {
+    // Options that name files are checked before the spec is read, since reading it
+    // already loads an `eval=PATH` weights file.
+    let raw_options = text.split_once(':').map_or("", |(_, o)| o);
+    for part in raw_options.split(',') {
+        let (key, value) = part.split_once('=').map_or((part.trim(), ""), |(k, v)| (k.trim(), v.trim()));
+        if key == "eval" && !matches!(value, "fitted" | "default" | "material") {
+            return Err(refuse(text, "eval=PATH (a weights file) is not read here; use fitted, default or material"));
+        }
+        if key == "model" {
+            folders.resolve(value)?;
+        }
+    }
+    let spec = latrunculi_arena::agents::parse_spec(text).map_err(|e| refuse(text.trim(), full_message(&e)))?;
+    let mut options: Vec<(String, String)> = spec.options().iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+    let get = |options: &[(String, String)], key: &str| options.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+    match spec.name() {
+        "alphabeta" => {
+            let budget = get(&options, "nodes").is_some() || get(&options, "ms").is_some();
+            if budget {
+                let ms = get(&options, "ms").and_then(|v| v.parse::<u64>().ok()).unwrap_or(u64::MAX);
+                options.retain(|(k, _)| k != "ms");
+                options.push(("ms".to_string(), ms.min(limits.think_ms).to_string()));
+            } else {
+                let depth = get(&options, "depth").and_then(|v| v.parse::<u32>().ok()).unwrap_or(0);
+                if depth > limits.max_fixed_depth {
+                    return Err(refuse(
+                        text,
+                        format!(
+                            "a fixed depth above {} may think for minutes here; use the search player with a time budget, e.g. alphabeta:ms=1000",
+                            limits.max_fixed_depth
+                        ),
+                    ));
+                }
+            }
+        }
+        "mcts" | "az" => {
+            let sims = get(&options, "sims").and_then(|v| v.parse::<u32>().ok()).unwrap_or(0);
+            if sims > limits.max_sims {
+                return Err(refuse(text, format!("at most {} simulations per move here", limits.max_sims)));
+            }
+            if let Some(model) = get(&options, "model") {
+                let path = folders.resolve(&model)?;
+                for o in options.iter_mut().filter(|(k, _)| k == "model") {
+                    o.1 = path.display().to_string();
+                }
+            }
+        }
+        _ => {}
+    }
+    let canonical = if options.is_empty() {
+        spec.name().to_string()
+    } else {
+        format!("{}:{}", spec.name(), options.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(","))
+    };
+    let spec = latrunculi_arena::agents::parse_spec(&canonical).map_err(|e| refuse(text.trim(), full_message(&e)))?;
+    latrunculi_arena::agents::check_plays(&spec, ruleset).map_err(|e| refuse(text.trim(), full_message(&e)))?;
+    Ok(spec)
+}
+
+/// Runs `work` on a blocking thread, answering [`ServeError::Timeout`] after the think
+/// limit and a grace second, and [`ServeError::AgentFailed`] if it panicked.
+pub async fn run_bounded<T: Send + 'static>(
+    limits: &Limits,
+    work: impl FnOnce() -> Result<T, ServeError> + Send + 'static,
+) -> Result<T, ServeError> {
+    let budget = limits.think_ms + 1000;
+    match tokio::time::timeout(Duration::from_millis(budget), tokio::task::spawn_blocking(work)).await {
+        Err(_) => Err(ServeError::Timeout(budget)),
+        Ok(Err(join)) => Err(ServeError::AgentFailed(panic_text(join))),
+        Ok(Ok(result)) => result,
+    }
+}
+
+fn panic_text(join: tokio::task::JoinError) -> String {
+    match join.try_into_panic() {
+        Ok(p) => p
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "a panic".to_string()),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// The agent's seed for the ply `ply` of a game with seed `seed`.
+pub fn ply_seed(seed: u64, ply: usize) -> u64 {
+    splitmix64(seed ^ (ply as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// Chooses the move of `spec` in `pos` (not over), building the agent afresh.
+pub fn choose(spec: &AgentSpec, ruleset: &Ruleset, pos: &Position, seed: u64) -> Result<Move, ServeError> {
+    let mut agent = build(spec, ruleset)?;
+    agent.new_game(seed);
+    Ok(agent.select(pos))
+}
+
+fn build(spec: &AgentSpec, ruleset: &Ruleset) -> Result<Box<dyn Agent>, ServeError> {
+    spec.build(Some(ruleset)).map_err(|e| refuse(&spec.to_string(), full_message(&e)))
+}
+
+/// A move with a weight (a visit share or a prior).
+#[derive(Clone, Debug, Serialize)]
+pub struct WeightedMove {
+    /// The move in the game's notation.
+    pub text: String,
+    /// Start square.
+    pub from: String,
+    /// End square.
+    pub to: String,
+    /// The weight, from 0 to 1.
+    pub p: f32,
+}
+
+/// An agent's analysis of a position.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Analysis {
+    /// The agent's canonical spec (after the limits).
+    pub agent: String,
+    /// `white` or `black`: the side the values are for.
+    pub side: String,
+    /// The move the agent chooses.
+    pub best: Option<String>,
+    /// The search player's score for the side to move, in its units (1000 per logit of
+    /// the expected score; ±100000 minus the plies for a forced win or loss).
+    pub score: Option<i32>,
+    /// The score in words: `+0.42` (logits) or `wins in 5 plies`.
+    pub score_text: Option<String>,
+    /// Depth of the last finished iteration of the search.
+    pub depth: Option<u32>,
+    /// Positions searched.
+    pub nodes: Option<u64>,
+    /// The principal variation in the game's notation.
+    pub pv: Vec<String>,
+    /// The network's value of the position for the side to move, -1 to 1.
+    pub value: Option<f32>,
+    /// The network's priors of the legal moves, largest first.
+    pub priors: Vec<WeightedMove>,
+    /// The search's visit shares of the root moves, largest first.
+    pub visits: Vec<WeightedMove>,
+    /// Per square (rank 1 first, file a first), the summed weight of the moves that end
+    /// there (the priors if any, else the visit shares): the page's heat map.
+    pub heat: Vec<f32>,
+    /// What this agent does not give (e.g. `random` gives no evaluation).
+    pub note: Option<String>,
+    /// Milliseconds the analysis took.
+    pub ms: u64,
+}
+
+fn weighted(pos: &Position, moves: Option<Vec<(Move, f32)>>) -> Vec<WeightedMove> {
+    let mut out: Vec<WeightedMove> = moves
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(mv, p)| WeightedMove {
+            text: pos.move_to_string(mv).unwrap_or_else(|| format!("{}-{}", mv.from, mv.to)),
+            from: mv.from.to_string(),
+            to: mv.to.to_string(),
+            p,
+        })
+        .collect();
+    out.sort_by(|a, b| b.p.total_cmp(&a.p));
+    out
+}
+
+/// The score in words.
+pub fn score_text(score: i32) -> String {
+    if score.abs() > WIN - 1000 {
+        let plies = WIN - score.abs();
+        if score > 0 { format!("wins in {plies} plies") } else { format!("loses in {plies} plies") }
+    } else {
+        format!("{:+.2}", score as f64 / SCORE_PER_LOGIT as f64)
+    }
+}
+
+/// Analyses `pos` (not over) with `spec`: the search player (`alphabeta` with a budget)
+/// gives its score, depth, nodes and principal variation; other agents give their
+/// choice and, where they have them, their visit shares, the network's value and
+/// priors (the `az` agent).
+pub fn analyse(spec: &AgentSpec, ruleset: &Ruleset, pos: &Position, seed: u64) -> Result<Analysis, ServeError> {
+    let start = Instant::now();
+    let mut a =
+        Analysis { agent: spec.to_string(), side: pos.side_to_move().name().to_string(), ..Analysis::default() };
+    let budgeted = spec.get("nodes").is_some() || spec.get("ms").is_some();
+    if spec.name() == "alphabeta" && budgeted {
+        let pairs: Vec<(&str, &str)> = spec.options().iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let cfg = SearchConfig::from_pairs(&pairs).map_err(|e| refuse(&spec.to_string(), e.to_string()))?;
+        let mut agent = SearchAgent::new(&spec.to_string(), cfg);
+        agent.new_game(seed);
+        let r = agent.search(pos);
+        a.best = pos.move_to_string(r.best);
+        a.score = Some(r.score);
+        a.score_text = Some(score_text(r.score));
+        a.depth = Some(r.depth);
+        a.nodes = Some(r.nodes);
+        let mut p = pos.clone();
+        for mv in r.pv {
+            match p.move_to_string(mv) {
+                Some(t) if !p.is_over() => {
+                    a.pv.push(t);
+                    p.play(mv);
+                }
+                _ => break,
+            }
+        }
+    } else {
+        let mut agent = build(spec, ruleset)?;
+        agent.new_game(seed);
+        let mv = agent.select(pos);
+        a.best = pos.move_to_string(mv);
+        a.value = agent.last_value();
+        a.priors = weighted(pos, agent.last_priors());
+        a.visits = weighted(pos, agent.last_policy());
+        if a.value.is_none() && a.priors.is_empty() && a.visits.is_empty() {
+            a.note = Some(format!(
+                "{} gives no evaluation, only its move; ask alphabeta:ms=N for a score and line, or an az model for a value and policy",
+                spec.name()
+            ));
+        }
+    }
+    let rules = pos.rules();
+    let (w, h) = (rules.width as usize, rules.height as usize);
+    let mut heat = vec![0.0f32; w * h];
+    let source = if a.priors.is_empty() { &a.visits } else { &a.priors };
+    for m in source {
+        if let Ok(sq) = m.to.parse::<latrunculi_rules::Square>() {
+            let i = sq.rank() as usize * w + sq.file() as usize;
+            if let Some(cell) = heat.get_mut(i) {
+                *cell += m.p;
+            }
+        }
+    }
+    if source.is_empty() {
+        heat.clear();
+    }
+    a.heat = heat;
+    a.ms = start.elapsed().as_millis() as u64;
+    Ok(a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn folders() -> Folders {
+        Folders::new(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+    }
+
+    #[test]
+    fn specs_are_bounded() {
+        let rs = Ruleset::builtin("xxi").expect("xxi");
+        let limits = Limits::default();
+        let f = folders();
+        assert_eq!(checked_spec(" random ", &rs, &limits, &f).expect("random").to_string(), "random");
+        let s = checked_spec("alphabeta:ms=999999", &rs, &limits, &f).expect("clamped");
+        assert_eq!(s.get("ms"), Some("3000"));
+        let s = checked_spec("alphabeta:nodes=5000", &rs, &limits, &f).expect("capped");
+        assert_eq!(s.get("ms"), Some("3000"));
+        let e = checked_spec("alphabeta:depth=9", &rs, &limits, &f).expect_err("deep").to_string();
+        assert!(e.contains("alphabeta:ms="), "{e}");
+        let e = checked_spec("mcts:sims=100000", &rs, &limits, &f).expect_err("many").to_string();
+        assert!(e.contains("5000"), "{e}");
+        let e = checked_spec("alphabeta:ms=10,eval=/etc/x.toml", &rs, &limits, &f).expect_err("a file").to_string();
+        assert!(e.contains("eval=PATH"), "{e}");
+        let e = checked_spec("az:model=/etc/passwd", &rs, &limits, &f).expect_err("outside").to_string();
+        assert!(e.contains("/etc/passwd"), "{e}");
+        let e = checked_spec("alphazero", &rs, &limits, &f).expect_err("unknown").to_string();
+        assert!(e.contains("unknown agent"), "{e}");
+    }
+
+    #[test]
+    fn the_search_player_gives_a_score_and_a_line() {
+        let rs = Ruleset::builtin("xxi").expect("xxi");
+        let spec = checked_spec("alphabeta:nodes=2000", &rs, &Limits::default(), &folders()).expect("spec");
+        let a = analyse(&spec, &rs, &Position::new(&rs), 1).expect("analysis");
+        assert!(a.best.is_some() && a.score.is_some() && a.depth.unwrap_or(0) >= 1);
+        assert_eq!(a.pv.first(), a.best.as_ref());
+        let spec = checked_spec("mcts:sims=50", &rs, &Limits::default(), &folders()).expect("spec");
+        let a = analyse(&spec, &rs, &Position::new(&rs), 1).expect("analysis");
+        assert!(!a.visits.is_empty() && a.heat.len() == 80);
+        assert!((a.heat.iter().sum::<f32>() - 1.0).abs() < 1e-3);
+        let spec = checked_spec("random", &rs, &Limits::default(), &folders()).expect("spec");
+        assert!(analyse(&spec, &rs, &Position::new(&rs), 1).expect("analysis").note.is_some());
+    }
+
+    #[test]
+    fn scores_read_as_logits_or_wins() {
+        assert_eq!(score_text(420), "+0.42");
+        assert_eq!(score_text(WIN - 5), "wins in 5 plies");
+        assert_eq!(score_text(-(WIN - 2)), "loses in 2 plies");
+    }
+}
