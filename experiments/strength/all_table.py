@@ -10,8 +10,9 @@ root=Path(__file__).resolve().parent
 base=str(root/'all')
 p=str(root/'README.md'); s=open(p).read()
 start_marker="## The `all` part so far (`all/`)"
+next_marker="## Won positions that end drawn"
 if start_marker in s:
-    i=s.index(start_marker); j=s.index("## A first sample on all 42 rulesets")
+    i=s.index(start_marker); j=s.index(next_marker)
     s=s[:i]+s[j:]
 rows=list(csv.DictReader(open(base+'/table.csv')))
 finished=set()
@@ -59,7 +60,7 @@ the lower bound above 0.6 against both opponents, and {len(above)} have the lowe
 0.5 against both; not yet above 0.5 against both: {", ".join(notabove) if notabove else "none"}.
 
 '''+"\n".join(lines)+"\n\n"
-i=s.index("## A first sample on all 42 rulesets")
+i=s.index(next_marker)
 s=s[:i]+sec+s[i:]
 open(p,'w').write(s)
 print(len(fin), len(strong), len(above), notabove)
