@@ -111,10 +111,74 @@ fn command() -> clap::Command {
     command
 }
 
+/// The status with which a write to a closed pipe ends the process: 0, as when a reader
+/// stops early (`latrunculi rules | head -1`), or the status of the error being reported.
+#[cfg(unix)]
+static CLOSED_PIPE_STATUS: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+/// Makes a write to a closed pipe end the process quietly, with status
+/// [`CLOSED_PIPE_STATUS`].
+///
+/// Rust starts a program with SIGPIPE ignored, so such a write fails with `EPIPE` and
+/// `println!` panics ("failed printing to stdout: Broken pipe", status 101). The writes are
+/// everywhere (this crate's `println!`s, the progress lines of the arena and training
+/// crates), so rather than check each write's error, the signal gets a handler: apart from
+/// `serve` (which puts SIGPIPE back to ignored, see [`ignore_closed_pipe`]) the process
+/// writes to no pipe or socket but its standard streams, so SIGPIPE means that their reader
+/// has gone, and what is left to print has no one to read it. The handler exits with status
+/// 0 rather than restoring the default action (death by the signal, status 141), because a
+/// shell with `set -o pipefail`, as the project's scripts run, would report that as the
+/// pipeline's failure, though `head` got what it asked for; while an error is being
+/// reported it exits with the error's status, so that a failure never turns into success.
+/// Files being written are left as a kill leaves them, which every resumable command
+/// recovers from.
+#[cfg(unix)]
+fn exit_quietly_on_closed_pipe() {
+    extern "C" fn exit_quietly(_signal: libc::c_int) {
+        let status = CLOSED_PIPE_STATUS.load(std::sync::atomic::Ordering::SeqCst);
+        // SAFETY: an atomic load and `_exit` are async-signal-safe, and `_exit` touches
+        // nothing of the interrupted code.
+        unsafe { libc::_exit(status) }
+    }
+    // SAFETY: a zeroed `sigaction` is a valid value (no flags, no mask) that `sigemptyset`
+    // then initialises; the handler is async-signal-safe.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = exit_quietly as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGPIPE, &action, std::ptr::null_mut());
+    }
+}
+
+/// Puts SIGPIPE back to ignored, as Rust starts a program, for `serve`: a web server must
+/// outlive a client that goes away (its sockets are written with `MSG_NOSIGNAL` on Linux
+/// anyway; this covers every other platform and any pipe it may write).
+#[cfg(unix)]
+fn ignore_closed_pipe() {
+    // SAFETY: setting a signal's disposition to SIG_IGN is always valid.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+}
+
+/// Sets the status of the process should the error being reported find its pipe closed.
+fn reporting_error(status: i32) {
+    #[cfg(unix)]
+    CLOSED_PIPE_STATUS.store(status, std::sync::atomic::Ordering::SeqCst);
+    #[cfg(not(unix))]
+    let _ = status;
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::from_arg_matches(&command().get_matches()) {
+    #[cfg(unix)]
+    exit_quietly_on_closed_pipe();
+    let cli = match command().try_get_matches().and_then(|m| Cli::from_arg_matches(&m)) {
         Ok(cli) => cli,
-        Err(e) => e.exit(),
+        Err(e) => {
+            // Help and version (status 0) or a usage error (status 2).
+            reporting_error(e.exit_code());
+            e.exit()
+        }
     };
     let result = match cli.command {
         Command::Rules(a) => rules::run_rules(&a),
@@ -131,11 +195,16 @@ fn main() -> ExitCode {
         Command::Metrics(a) => metrics::run(&a),
         Command::Sensitivity(a) => sensitivity::run(&a),
         Command::TuneEval(a) => tune_eval::run(&a),
-        Command::Serve(a) => serve::run(&a),
+        Command::Serve(a) => {
+            #[cfg(unix)]
+            ignore_closed_pipe();
+            serve::run(&a)
+        }
     };
     match result {
         Ok(code) => code,
         Err(e) => {
+            reporting_error(2);
             eprintln!("error: {}", errors::message(&e));
             ExitCode::from(2)
         }
