@@ -117,8 +117,16 @@ pub fn summary_line(label: &str, agent: &str, seed: u64, s: &PairingSummary) -> 
     Ok(String::from_utf8_lossy(&bytes).trim_end().to_string())
 }
 
-/// Games played in parallel between two looks at the results (SPRT, partial output).
+/// Most games played in parallel between two looks at the results (SPRT, partial output).
 pub const CHUNK: u32 = 16;
+
+/// Games played in parallel between two looks at the results: one per thread of the
+/// rayon pool, at most [`CHUNK`], so that an interruption loses at most one round of
+/// games (a 1,000-ply game of the search player takes minutes; with one thread the files
+/// are written after every game). The results do not depend on it.
+pub fn chunk_size() -> u32 {
+    (rayon::current_num_threads() as u32).clamp(1, CHUNK)
+}
 
 /// A pairing's games so far, in game order, with the agent's results and the state of
 /// the sequential test.
@@ -159,7 +167,7 @@ pub fn summarise_games(opponent: &str, rows: &[GameRow]) -> PairingSummary {
 /// Plays one pairing (agent first) and returns its summary and games, continuing from
 /// `resumed`, the pairing's first games as an earlier run played them (game indices
 /// `0..resumed.len()`; empty for a fresh pairing). Games are played in parallel chunks
-/// of [`CHUNK`]; after each chunk but the last, `on_chunk` sees the results so far (to
+/// of [`chunk_size`]; after each chunk but the last, `on_chunk` sees the results so far (to
 /// save partial output). With a sequential test the games after the deciding one are
 /// dropped.
 #[allow(clippy::too_many_arguments)]
@@ -178,7 +186,7 @@ pub fn play_pairing(
 ) -> Result<(PairingSummary, Vec<GameRow>)> {
     let opponent_text = opponent.to_string();
     let summarise = |wdl, rows: &[GameRow], sprt| summarise(&opponent_text, wdl, rows, sprt);
-    let chunk = CHUNK;
+    let chunk = chunk_size();
     let mut tally = PairingTally::default();
     for row in resumed {
         if tally.push(row, sprt) {
@@ -515,7 +523,7 @@ mod tests {
         )
         .unwrap();
         // The partial results were shown after every full chunk before the decision.
-        assert_eq!(looks, (rows.len() - 1) / CHUNK as usize);
+        assert_eq!(looks, (rows.len() - 1) / chunk_size() as usize);
         let (d, llr) = summary.sprt.unwrap();
         assert_eq!(d, SprtDecision::AcceptH1);
         assert!(rows.len() < 200);
