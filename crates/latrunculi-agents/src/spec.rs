@@ -428,7 +428,7 @@ fn alphabeta_build(spec: &AgentSpec, ruleset: Option<&Ruleset>) -> Result<Box<dy
 pub static ALPHABETA: AgentKind = AgentKind {
     name: "alphabeta",
     summary: "alpha-beta: to a fixed depth (depth=N), or the search player under a node or time budget (nodes=N or ms=N)",
-    usage_text: Some("alphabeta:depth=N[,tt=MB] | alphabeta:nodes=N|ms=MS[,depth=N][,tt=MB][,qs=0|1][,pvs=0|1][,asp=0|1][,killers=0|1][,hist=0|1][,lmr=0|1][,null=0|1][,noise=K][,pursuit=K][,eval=fitted|default|material|PATH.toml]"),
+    usage_text: Some("alphabeta:depth=N[,tt=MB] | alphabeta:nodes=N|ms=MS[,depth=N][,tt=MB][,qs=0|1][,pvs=0|1][,asp=0|1][,killers=0|1][,hist=0|1][,lmr=0|1][,null=0|1][,noise=K][,pursuit=K][,eval=fitted|default|material|PATH.toml][,soft=T]"),
     options: &[
         AgentOption {
             key: "depth",
@@ -468,6 +468,12 @@ pub static ALPHABETA: AgentKind = AgentKind {
             value: "W",
             required: false,
             meaning: "evaluation weights: fitted (default), default, material or a weights file PATH.toml",
+        },
+        AgentOption {
+            key: "soft",
+            value: "T",
+            required: false,
+            meaning: "score every root move after the search and give the softmax of the scores at temperature T (thousandths of a logit) as the move's policy, e.g. for dataset targets (default: none)",
         },
     ],
     check: alphabeta_check,

@@ -43,7 +43,15 @@ pub struct SearchResult {
     pub nodes: u64,
     /// The principal variation from the table (may be shorter than `depth`).
     pub pv: Vec<Move>,
+    /// With `soft` set: every root move with its score at `depth`, exact within
+    /// [`SOFT_WINDOW`] temperatures of the best and clamped there below it (empty
+    /// otherwise, and when the root had one legal move).
+    pub root_scores: Vec<(Move, i32)>,
 }
+
+/// How many temperatures below the best root score the scores of `soft` are exact (a move
+/// further below gets at most e^-8 of the best move's probability).
+pub const SOFT_WINDOW: i32 = 8;
 
 /// The search state kept across the moves of one game.
 #[derive(Clone, Debug)]
@@ -62,6 +70,9 @@ pub struct Engine {
     abortable: bool,
     /// The pursuit reference of the running search (see [`Pursuit`]).
     pursuit: Option<Pursuit>,
+    /// Set while the root moves are scored for `soft`: the table, killers and history are
+    /// read but not written, so that the moves played do not depend on `soft`.
+    frozen: bool,
 }
 
 /// The root of a search where one side has at least twice the other's pieces: the
@@ -116,6 +127,7 @@ impl Engine {
             aborted: false,
             abortable: false,
             pursuit: None,
+            frozen: false,
         }
     }
 
@@ -165,7 +177,8 @@ impl Engine {
         let tt_move = self.tt.get(pos.hash()).and_then(|e| e.best);
         root.sort_by_key(|&(m, n)| std::cmp::Reverse(if Some(m) == tt_move { 1 << 20 } else { n as i32 }));
         let mut order: Vec<Move> = root.iter().map(|&(m, _)| m).collect();
-        let mut result = SearchResult { best: order[0], score: 0, depth: 0, nodes: 0, pv: vec![order[0]] };
+        let mut result =
+            SearchResult { best: order[0], score: 0, depth: 0, nodes: 0, pv: vec![order[0]], root_scores: Vec::new() };
         if order.len() == 1 {
             return result;
         }
@@ -206,9 +219,47 @@ impl Engine {
                 break;
             }
         }
+        if let Some(t) = self.cfg.soft
+            && result.depth > 0
+        {
+            result.root_scores = self.root_scores(pos, &order, result.depth as i32, (result.best, result.score), t as i32);
+        }
         result.nodes = self.nodes;
         result.pv = self.principal_variation(pos, result.best, result.depth.max(1) as usize);
         result
+    }
+
+    /// Every root move's score at `depth` (after the budgeted search, not counted against
+    /// the budget): exact from `best - SOFT_WINDOW * temperature` up, that floor below it.
+    /// The best move keeps the search's score. Nothing the next search reads is changed
+    /// (see `frozen`), but the nodes are counted.
+    fn root_scores(
+        &mut self,
+        pos: &Position,
+        order: &[Move],
+        depth: i32,
+        (best_move, best): (Move, i32),
+        temperature: i32,
+    ) -> Vec<(Move, i32)> {
+        self.abortable = false;
+        self.aborted = false;
+        self.frozen = true;
+        let me = pos.side_to_move();
+        let floor = best.saturating_sub(SOFT_WINDOW * temperature.max(1)).max(-INF + 1);
+        let scores = order
+            .iter()
+            .map(|&mv| {
+                if mv == best_move {
+                    return (mv, best);
+                }
+                let mut child = pos.clone();
+                child.play(mv);
+                let s = self.child_value(&child, me, depth - 1, floor - 1, best + 1, 1, true);
+                (mv, s.clamp(floor, best))
+            })
+            .collect();
+        self.frozen = false;
+        scores
     }
 
     /// Whether the node or time budget is spent.
@@ -441,7 +492,7 @@ impl Engine {
                 alpha = s;
             }
             if alpha >= beta {
-                if quiet {
+                if quiet && !self.frozen {
                     if self.cfg.killers {
                         let k = &mut self.killers[ply as usize];
                         if k[0] != Some(mv) {
@@ -464,7 +515,9 @@ impl Engine {
         } else {
             Bound::Exact
         };
-        self.tt.put(Entry { key, score: to_tt(best, ply), depth: depth as i16, bound, best: Some(best_move) });
+        if !self.frozen {
+            self.tt.put(Entry { key, score: to_tt(best, ply), depth: depth as i16, bound, best: Some(best_move) });
+        }
         best
     }
 

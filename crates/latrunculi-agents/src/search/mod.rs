@@ -92,6 +92,10 @@ pub struct SearchConfig {
     pub pursuit: u32,
     /// The evaluation weights (`eval`).
     pub eval: EvalChoice,
+    /// Temperature of the soft policy in score units (`soft`): with it, every root move
+    /// is scored after the search and [`Agent::last_policy`] gives the softmax of the
+    /// scores over it (teacher targets for datasets); `None`: no policy, no extra nodes.
+    pub soft: Option<u32>,
 }
 
 impl Default for SearchConfig {
@@ -111,18 +115,19 @@ impl Default for SearchConfig {
             noise: 3,
             pursuit: DEFAULT_PURSUIT,
             eval: EvalChoice::Fitted,
+            soft: None,
         }
     }
 }
 
 /// The keys of the budgeted `alphabeta` spec, for help texts.
-pub const SEARCH_KEYS: &str = "nodes, ms, depth, tt, qs, pvs, asp, killers, hist, lmr, null, noise, pursuit, eval";
+pub const SEARCH_KEYS: &str = "nodes, ms, depth, tt, qs, pvs, asp, killers, hist, lmr, null, noise, pursuit, eval, soft";
 
 /// The default of `pursuit` (score units, 1,000 a logit, per square).
 pub const DEFAULT_PURSUIT: u32 = 0;
 
 /// The budgeted `alphabeta` spec's syntax.
-pub const SEARCH_USAGE: &str = "alphabeta:nodes=N|ms=N[,depth=D][,tt=MB][,qs=0|1][,pvs=0|1][,asp=0|1][,killers=0|1][,hist=0|1][,lmr=0|1][,null=0|1][,noise=K][,pursuit=K][,eval=fitted|default|material|PATH.toml]";
+pub const SEARCH_USAGE: &str = "alphabeta:nodes=N|ms=N[,depth=D][,tt=MB][,qs=0|1][,pvs=0|1][,asp=0|1][,killers=0|1][,hist=0|1][,lmr=0|1][,null=0|1][,noise=K][,pursuit=K][,eval=fitted|default|material|PATH.toml][,soft=T]";
 
 impl SearchConfig {
     /// Builds a configuration from an `alphabeta` spec's `key=value` pairs (one of
@@ -177,6 +182,7 @@ impl SearchConfig {
                         .filter(|&n| n <= 1_000)
                         .ok_or_else(|| bad(NAME, k, v, "an integer from 0 to 1000"))?
                 }
+                "soft" => cfg.soft = Some(count(k, v, 100_000)? as u32),
                 "eval" => {
                     cfg.eval = match v {
                         "fitted" => EvalChoice::Fitted,
@@ -308,6 +314,20 @@ impl SearchAgent {
         self.last = Some(r.clone());
         r
     }
+
+    /// The soft policy of the last search (see [`SearchConfig::soft`]): the softmax of
+    /// the root scores over the temperature, or `None` without `soft` or root scores.
+    pub fn soft_policy(&self) -> Option<Vec<(Move, f32)>> {
+        let t = self.cfg.soft? as f64;
+        let r = self.last.as_ref()?;
+        if r.root_scores.is_empty() {
+            return None;
+        }
+        let top = r.root_scores.iter().map(|&(_, s)| s).max()? as f64;
+        let weights: Vec<f64> = r.root_scores.iter().map(|&(_, s)| ((s as f64 - top) / t).exp()).collect();
+        let total: f64 = weights.iter().sum();
+        Some(r.root_scores.iter().zip(&weights).map(|(&(m, _), w)| (m, (w / total) as f32)).collect())
+    }
 }
 
 impl Agent for SearchAgent {
@@ -324,6 +344,10 @@ impl Agent for SearchAgent {
 
     fn select(&mut self, pos: &Position) -> Move {
         self.search(pos).best
+    }
+
+    fn last_policy(&self) -> Option<Vec<(Move, f32)>> {
+        self.soft_policy()
     }
 }
 

@@ -264,3 +264,34 @@ fn the_pursuit_term_brings_the_side_ahead_closer() {
     assert_eq!(on.search(&even), off.search(&even));
     assert!(parse_agent("alphabeta:nodes=100,pursuit=-1").is_err());
 }
+
+#[test]
+fn the_soft_policy_sums_to_one_over_the_legal_moves_and_favours_the_best() {
+    // Kowalski: White c7-a7 shuts the black Dux in and wins at once.
+    let won = pos("kowalski", "dS10/2S9/12/11s/12/12/12/11D w");
+    for p in [won, random_position("kowalski", 30, 3).unwrap(), random_position("xxi", 40, 4).unwrap()] {
+        let mut a = agent("nodes=20000,soft=200");
+        a.new_game(1);
+        let best = a.select(&p);
+        let policy = a.last_policy().expect("soft gives a policy");
+        let legal = p.legal_move_list();
+        assert_eq!(policy.len(), legal.len());
+        assert!(policy.iter().all(|(m, q)| legal.contains(m) && *q >= 0.0));
+        let total: f32 = policy.iter().map(|(_, q)| q).sum();
+        assert!((total - 1.0).abs() < 1e-4, "{total}");
+        let top = policy.iter().map(|(_, q)| *q).fold(0.0, f32::max);
+        let chosen = policy.iter().find(|(m, _)| *m == best).unwrap().1;
+        assert_eq!(chosen, top, "the move played has the most weight");
+        // The scores are those of the search: the best move keeps its score.
+        let r = a.last_search().unwrap();
+        assert!(r.root_scores.iter().all(|&(_, s)| s <= r.score));
+    }
+    // Without `soft`: no policy, no root scores.
+    let mut plain = agent("nodes=2000");
+    plain.new_game(1);
+    plain.select(&random_position("kowalski", 30, 3).unwrap());
+    assert!(plain.last_policy().is_none());
+    assert!(plain.last_search().unwrap().root_scores.is_empty());
+    // The moves played do not depend on `soft` (the scoring comes after the search).
+    assert_eq!(game("nodes=3000,soft=200", "kowalski", 7, 40), game("nodes=3000", "kowalski", 7, 40));
+}
