@@ -30,11 +30,19 @@ def cell(r):
     t=f"{r['wins']}-{r['draws']}-{r['losses']} {float(r['score']):.2f} [{float(r['score_lo']):.2f}, {float(r['score_hi']):.2f}]"
     if (r['ruleset'], r['opponent']) not in finished: t+=" (running)"
     return t, r['reasons']
-lines=["| ruleset | vs `alphabeta:depth=3`: W-D-L, score [95%] | ended by | vs `greedy` | ended by |","|---|---|---|---|---|"]
+depth={}
+dp=root/'depth-all.csv'
+if dp.exists():
+    for r in csv.DictReader(open(dp)): depth[r['ruleset']]=r
+def speed(k):
+    r=depth.get(k)
+    return (f"{float(r['mean_depth']):.2f}", f"{int(r['nodes_per_s']):,}") if r else ('–','–')
+lines=["| ruleset | mean depth | nodes/s | vs `alphabeta:depth=3`: W-D-L, score [95%] | ended by | vs `greedy` | ended by |","|---|---|---|---|---|---|---|"]
 good=below=0
 for k in order:
     a,ar=cell(cells[k].get('alphabeta:depth=3')); g,gr=cell(cells[k].get('greedy'))
-    lines.append(f"| {k} | {a} | {ar} | {g} | {gr} |")
+    d,n=speed(k)
+    lines.append(f"| {k} | {d} | {n} | {a} | {ar} | {g} | {gr} |")
 fin=[k for k in order if (k,'alphabeta:depth=3') in finished and (k,'greedy') in finished]
 strong=[k for k in fin if all(float(cells[k][o]['score'])>=0.75 and float(cells[k][o]['score_lo'])>0.6 for o in ('alphabeta:depth=3','greedy'))]
 above=[k for k in fin if all(float(cells[k][o]['score_lo'])>0.5 for o in ('alphabeta:depth=3','greedy'))]
@@ -53,6 +61,13 @@ kowalski and schadler replayed move for move). Each pairing's row of
 `all/<ruleset>.csv` is as `eval` writes it, every game is in `all/<ruleset>-games.csv`,
 and `all/table.csv` tallies them with the end reasons (`summarise.py`); "(running)" marks
 the pairing that was still going when these results were committed (its games so far).
+Mean depth (of the last finished iteration) and nodes per second are those of one
+self-play game of the player per ruleset, 120 plies (`depth-all.csv`, from
+`cargo run --release -p latrunculi-agents --example search_speed -- 10000 120 1 RULESET...`
+over all 42, 2026-11-26): the depth is the same on any machine at a node budget; the
+rates were measured with two games of the `pursuit` part running on the 2 cores: on ten
+seed rulesets they are 0.73 to 0.92 times those of `speed.csv` (measured idle, an earlier
+binary, the same depths), on bell and schadler 1.5 and 1.6 times, so read them as rough.
 This section is written by `all_table.py` from those files.
 
 Of the {len(fin)} rulesets with both pairings finished, {len(strong)} score at least 0.75 with
