@@ -19,7 +19,10 @@ finished=set()
 for f in os.listdir(base):
     if f.endswith('.csv') and not f.endswith('-games.csv') and f!='table.csv':
         for r in csv.DictReader(open(os.path.join(base,f))):
-            finished.add((r['ruleset'], r['opponent']))
+            # eval rewrites a running pairing's row after every round: finished means
+            # decided by the SPRT or at the 100-game cap.
+            if r.get('sprt') in ('H0','H1') or int(r['games'])>=100:
+                finished.add((r['ruleset'], r['opponent']))
 cells={}
 for r in rows: cells.setdefault(r['ruleset'],{})[r['opponent']]=r
 order=[]
