@@ -143,6 +143,9 @@ impl SearchConfig {
         let count = |k: &str, v: &str, max: u64| {
             v.parse::<u64>().ok().filter(|&n| n >= 1 && n <= max).ok_or_else(|| bad(NAME, k, v, "a positive integer"))
         };
+        let up_to = |k: &str, v: &str, max: u32, expected: &'static str| {
+            v.parse::<u32>().ok().filter(|&n| n <= max).ok_or_else(|| bad(NAME, k, v, expected))
+        };
         for &(k, v) in pairs {
             match k {
                 "nodes" => cfg.nodes = Some(count(k, v, 1 << 40)?),
@@ -168,20 +171,8 @@ impl SearchConfig {
                 "hist" => cfg.history = flag(k, v)?,
                 "lmr" => cfg.lmr = flag(k, v)?,
                 "null" => cfg.null_move = flag(k, v)?,
-                "noise" => {
-                    cfg.noise = v
-                        .parse::<u32>()
-                        .ok()
-                        .filter(|&n| n <= 10_000)
-                        .ok_or_else(|| bad(NAME, k, v, "an integer from 0 to 10000"))?
-                }
-                "pursuit" => {
-                    cfg.pursuit = v
-                        .parse::<u32>()
-                        .ok()
-                        .filter(|&n| n <= 1_000)
-                        .ok_or_else(|| bad(NAME, k, v, "an integer from 0 to 1000"))?
-                }
+                "noise" => cfg.noise = up_to(k, v, 10_000, "an integer from 0 to 10000")?,
+                "pursuit" => cfg.pursuit = up_to(k, v, 1_000, "an integer from 0 to 1000")?,
                 "soft" => cfg.soft = Some(count(k, v, 100_000)? as u32),
                 "eval" => {
                     cfg.eval = match v {
