@@ -90,6 +90,17 @@ def check_dataset(c: Checker, folder: Path) -> str:
     c.ok(np.array_equal(ds["games"], game_of_row), "games.npy does not match games.jsonl row ranges")
     c.ok(np.array_equal(ds["plies"], ply_of_row), "plies.npy is not 0, 1, 2, … within each game")
 
+    if "policy_offsets" in ds.arrays:
+        off, pa, pp = ds["policy_offsets"], ds["policy_actions"], ds["policy_probs"]
+        c.ok(off[0] == 0 and off[-1] == len(pa) and (np.diff(off) >= 1).all(), "policy_offsets are not row offsets")
+        dense = np.zeros((S, A), dtype=np.float32)
+        dense[np.repeat(np.arange(S), np.diff(off)), pa] = pp
+        if "policy_targets" in ds.arrays:
+            c.ok(np.array_equal(dense, ds["policy_targets"]), "the sparse policy rows differ from policy_targets")
+        sv = ds["search_values"]
+        c.ok((np.isnan(sv) | ((sv >= -1) & (sv <= 1))).all(), "search values outside [-1, 1]")
+    if "policy_targets" not in ds.arrays:
+        return f"{folder.name}: {len(g)} games, {S} rows (light)"
     pi, mask, acts = ds["policy_targets"], ds["legal_masks"], ds["actions"]
     c.close(pi.sum(axis=1, dtype=np.float64), np.ones(S), 1e-5, "policy rows sum to 1")
     c.ok((pi >= 0).all(), "negative policy target")

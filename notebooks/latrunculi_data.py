@@ -722,6 +722,19 @@ DATASET_ARRAYS = {
     "players": ("int8", ("S",)),
 }
 
+#: Arrays of format 2 (meta.json "format_version": 2), in light datasets too: the policy
+#: targets as sparse rows (row r is policy_actions/policy_probs[policy_offsets[r]:
+#: policy_offsets[r + 1]]) and the mover's own value (NaN where its agent gives none).
+DATASET_ARRAYS_V2 = {
+    "policy_offsets": ("int64", ("S+1",)),
+    "policy_actions": ("int32", ("K",)),
+    "policy_probs": ("float32", ("K",)),
+    "search_values": ("float32", ("S",)),
+}
+
+#: The three large arrays a `--light` dataset leaves out.
+DATASET_HEAVY = ("observations", "legal_masks", "policy_targets")
+
 DATASET_GAME_FIELDS = {
     "game": int,
     "ruleset": str,
@@ -760,7 +773,9 @@ class Dataset:
 
 def load_dataset(path, mmap: bool = False) -> Dataset:
     """Reads a dataset folder, checking every file's presence, dtype and shape against
-    data/README.md and meta.json. `mmap=True` memory-maps the arrays."""
+    data/README.md and meta.json. `mmap=True` memory-maps the arrays. A light dataset
+    (meta.json "light": true) has no observations, legal_masks or policy_targets; a
+    dataset of format 2 also has the arrays of `DATASET_ARRAYS_V2`."""
     folder = Path(path)
     meta_path = folder / "meta.json"
     if not meta_path.is_file():
@@ -797,9 +812,15 @@ def load_dataset(path, mmap: bool = False) -> Dataset:
         games["seed"] = np.array([r["seed"] for r in records], dtype=np.uint64)
 
     w, h = (int(x) for x in meta["board"])
-    dims = {"S": int(meta["samples"]), "A": int(meta["action_space_size"]), "H": h, "W": w}
+    dims = {"S": int(meta["samples"]), "S+1": int(meta["samples"]) + 1, "A": int(meta["action_space_size"]),
+            "H": h, "W": w}
+    expected = {k: v for k, v in DATASET_ARRAYS.items() if not (meta.get("light") and k in DATASET_HEAVY)}
+    if int(meta.get("format_version", 1)) >= 2:
+        expected.update(DATASET_ARRAYS_V2)
+        doc = meta["files"].get("policy_actions.npy", {})
+        dims["K"] = int(doc.get("shape", [-1])[0])
     arrays = {}
-    for name, (dtype, shape) in DATASET_ARRAYS.items():
+    for name, (dtype, shape) in expected.items():
         p = folder / f"{name}.npy"
         if not p.is_file():
             raise DataError(f"{p}: file not found")

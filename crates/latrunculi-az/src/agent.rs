@@ -19,7 +19,9 @@ use crate::search::{BoardTables, SearchConfig, Tree, search};
 /// 1.5, 8 leaves per batch; `su`, the score utility, `fpu`, the first-play-urgency
 /// reduction, `gumbel`, the root moves of a Gumbel search, and `wincheck`, the win-in-one
 /// check, default to the values the model was trained with. A model file that is
-/// missing, damaged or made for another board size is an error naming the file.
+/// missing, damaged or made for another board size is an error naming the file; so is a
+/// model trained on other rules of the same board size (say, a `kowalski` network asked
+/// to play `kowalski-parcae`) unless the spec says `anyrules=1`.
 pub static AZ: AgentKind = AgentKind {
     name: "az",
     summary: "PUCT search guided by a trained network",
@@ -57,6 +59,12 @@ pub static AZ: AgentKind = AgentKind {
             value: "0|1",
             required: false,
             meaning: "win-in-one check (default: the model's)",
+        },
+        AgentOption {
+            key: "anyrules",
+            value: "0|1",
+            required: false,
+            meaning: "1: play a ruleset other than the model's (same board); default 0 refuses it",
         },
     ],
     check: |spec| AzOptions::read(spec).map(|_| ()),
@@ -97,6 +105,7 @@ struct AzOptions {
     fpu: Option<f32>,
     gumbel: Option<u32>,
     wincheck: Option<bool>,
+    anyrules: bool,
 }
 
 impl AzOptions {
@@ -125,12 +134,18 @@ impl AzOptions {
             fpu: number("fpu", 0.0, 2.0, "a number from 0 to 2")?,
             gumbel: spec
                 .value("gumbel", "an integer from 0 (PUCT) to 1024", |v| v.parse().ok().filter(|&n: &u32| n <= 1024))?,
-            wincheck: spec.value("wincheck", "0 (off) or 1 (on)", |v| match v {
-                "0" => Some(false),
-                "1" => Some(true),
-                _ => None,
-            })?,
+            wincheck: spec.value("wincheck", "0 (off) or 1 (on)", on_off)?,
+            anyrules: spec.value("anyrules", "0 (refuse other rules) or 1 (play them)", on_off)?.unwrap_or(false),
         })
+    }
+}
+
+/// `0` and `1` as a switch.
+fn on_off(v: &str) -> Option<bool> {
+    match v {
+        "0" => Some(false),
+        "1" => Some(true),
+        _ => None,
     }
 }
 
@@ -181,6 +196,63 @@ pub fn check_board(meta: &CheckpointMeta, ruleset: &Ruleset, what: &str) -> Resu
     Ok(())
 }
 
+/// Checks that a network trained on `meta`'s rules is asked to play the same rules: the
+/// hash of every rule parameter must match (the board alone does not tell `kowalski`
+/// from `kowalski-parcae`). The error names the parameters that differ when the model's
+/// ruleset is a built-in one.
+pub fn check_rules(meta: &CheckpointMeta, ruleset: &Ruleset, what: &str) -> Result<(), AzError> {
+    let hash = format!("{:016x}", ruleset.params_hash());
+    if meta.params_hash == hash {
+        return Ok(());
+    }
+    let differ = Ruleset::builtin(&meta.ruleset)
+        .and_then(|r| r.with_board(ruleset.width, ruleset.height))
+        .map(|trained| differing_parameters(&trained, ruleset))
+        .ok()
+        .filter(|keys| !keys.is_empty())
+        .map(|keys| format!("; the rules differ in {}", keys.join(", ")))
+        .unwrap_or_default();
+    Err(AzError::Mismatch(format!(
+        "{what} was trained on {} (parameters {}); this game is {} (parameters {hash}){differ}. \
+         A network plays only the rules it learnt: add anyrules=1 to the az spec to play these anyway",
+        meta.ruleset, meta.params_hash, ruleset.id
+    )))
+}
+
+/// The parameters (as `section.key`) whose values differ between two rulesets, read from
+/// their TOML forms (the id, name and source left out).
+fn differing_parameters(a: &Ruleset, b: &Ruleset) -> Vec<String> {
+    fn entries(r: &Ruleset) -> Vec<(String, String)> {
+        let mut section = String::new();
+        let mut out = Vec::new();
+        for line in r.to_toml().lines() {
+            let line = line.trim();
+            if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+                section = format!("{name}.");
+            } else if let Some((k, v)) = line.split_once(" = ") {
+                if section.is_empty() && matches!(k, "id" | "name" | "source") {
+                    continue;
+                }
+                out.push((format!("{section}{k}"), v.to_string()));
+            }
+        }
+        out
+    }
+    let (ea, eb) = (entries(a), entries(b));
+    let mut keys: Vec<String> = Vec::new();
+    for (k, v) in &ea {
+        if eb.iter().find(|(kb, _)| kb == k).map(|(_, vb)| vb) != Some(v) {
+            keys.push(k.clone());
+        }
+    }
+    for (k, _) in &eb {
+        if !ea.iter().any(|(ka, _)| ka == k) {
+            keys.push(k.clone());
+        }
+    }
+    keys
+}
+
 /// The AlphaZero player: PUCT search guided by a network, no noise, the most visited
 /// move, and the tree kept between moves.
 pub struct AzAgent {
@@ -219,10 +291,13 @@ impl AzAgent {
     /// The agent of an `az` spec for games of `ruleset`: loads the model (once per file
     /// and version, shared by every agent) and checks that it plays `ruleset`'s board.
     pub fn from_spec(spec: &AgentSpec, ruleset: &Ruleset) -> Result<AzAgent, AzError> {
-        let AzOptions { model, mut cfg, su, fpu, gumbel, wincheck } = AzOptions::read(spec)?;
+        let AzOptions { model, mut cfg, su, fpu, gumbel, wincheck, anyrules } = AzOptions::read(spec)?;
         let path = model.as_path();
         let (meta, net) = load_cached(path)?;
         check_board(&meta, ruleset, &format!("model {}", path.display()))?;
+        if !anyrules {
+            check_rules(&meta, ruleset, &format!("model {}", path.display()))?;
+        }
         cfg.score_utility = su.unwrap_or(meta.search.score_utility);
         if cfg.score_utility != 0.0 && !meta.score_head {
             return Err(AzError::Mismatch(format!(
@@ -347,5 +422,37 @@ mod tests {
         a.new_game(4);
         assert_eq!(a.last_policy(), None);
         assert_eq!((a.last_value(), a.last_priors()), (None, None));
+    }
+
+    #[test]
+    fn a_model_of_other_rules_on_the_same_board_is_refused_unless_anyrules_is_given() {
+        let kowalski = Ruleset::builtin("kowalski").expect("kowalski");
+        let parcae = Ruleset::builtin("kowalski-parcae").expect("kowalski-parcae");
+        assert_eq!((kowalski.width, kowalski.height), (parcae.width, parcae.height), "the same board");
+        let net_cfg = crate::TrainConfig::default().network_config(&kowalski).with_blocks(1).with_channels(4);
+        let net = net_cfg.init(&crate::device::inference());
+        let meta = CheckpointMeta::new(&net_cfg, "kowalski", kowalski.params_hash(), 0);
+        check_board(&meta, &parcae, "model m").expect("the board alone does not tell them apart");
+        check_rules(&meta, &kowalski, "model m").expect("its own rules");
+        let message = check_rules(&meta, &parcae, "model m").expect_err("other rules").to_string();
+        assert!(message.contains("trained on kowalski") && message.contains("kowalski-parcae"), "{message}");
+        assert!(message.contains("anyrules=1"), "{message}");
+        let differ = differing_parameters(&kowalski, &parcae);
+        assert!(!differ.is_empty() && differ.iter().all(|k| message.contains(k.as_str())), "{differ:?} in {message}");
+        assert!(differing_parameters(&kowalski, &kowalski).is_empty());
+
+        let dir = std::env::temp_dir().join(format!("latrunculi-anyrules-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("k.az");
+        checkpoint::save(&path, &net, &meta).expect("save");
+        register_agent();
+        let spec = |extra: &str| format!("az:model={},sims=2{extra}", path.display()).parse::<AgentSpec>();
+        assert!(spec(",anyrules=2").is_err(), "a bad value");
+        let spec = |extra: &str| spec(extra).expect("a spec");
+        assert!(AzAgent::from_spec(&spec(""), &kowalski).is_ok());
+        let refused = AzAgent::from_spec(&spec(""), &parcae).err().expect("refused").to_string();
+        assert!(refused.contains("anyrules=1"), "{refused}");
+        assert!(AzAgent::from_spec(&spec(",anyrules=1"), &parcae).is_ok(), "played when asked");
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -56,8 +56,9 @@ impl Default for TrainConfig {
 }
 
 /// `[warmstart]`: before the first self-play, train the untrained network on the games
-/// of datasets written by `latrunculi dataset` (the move played as policy target, the
-/// result as value target, the final material as score target).
+/// of datasets written by `latrunculi dataset` (the dataset's policy rows, or the move
+/// played, as policy target; the result, optionally mixed with the mover's own value, as
+/// value target; the final material as score target).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct WarmStartSection {
@@ -73,11 +74,26 @@ pub struct WarmStartSection {
     /// Keep the warm-start games in the replay window, as if they were the oldest
     /// self-play games (they leave it as self-play games arrive).
     pub keep_in_buffer: bool,
+    /// Learn the dataset's policy rows (a teacher's soft policy, a search's visit
+    /// shares) where the dataset has them (`policy_offsets.npy`, format 2); `false`, or
+    /// an older dataset: one-hot on the move played.
+    pub soft_policy: bool,
+    /// Weight of the mover's own value (`search_values.npy`) in the value target, 0 to
+    /// 1: `(1 - w) · result + w · value` on rows that have one (the result elsewhere).
+    pub search_value_mix: f32,
 }
 
 impl Default for WarmStartSection {
     fn default() -> WarmStartSection {
-        WarmStartSection { datasets: Vec::new(), steps: 2000, learning_rate: 0.0, batch_size: 0, keep_in_buffer: false }
+        WarmStartSection {
+            datasets: Vec::new(),
+            steps: 2000,
+            learning_rate: 0.0,
+            batch_size: 0,
+            keep_in_buffer: false,
+            soft_policy: true,
+            search_value_mix: 0.0,
+        }
     }
 }
 
@@ -338,6 +354,9 @@ impl TrainConfig {
         }
         if !self.warmstart.datasets.is_empty() && self.warmstart.steps == 0 {
             return Err("warmstart.steps must be at least 1 when warmstart.datasets is set".into());
+        }
+        if !(0.0..=1.0).contains(&self.warmstart.search_value_mix) {
+            return Err("warmstart.search_value_mix must be in [0, 1]".into());
         }
         if !(self.warmstart.learning_rate >= 0.0 && self.warmstart.learning_rate.is_finite()) {
             return Err("warmstart.learning_rate must be >= 0".into());

@@ -9,10 +9,14 @@
 //! on the side-relative actions the network uses (ranks flipped for Black) whatever the
 //! dataset's ply cap was (the ply plane reads as in self-play under `selfplay.ply_cap`;
 //! only a dataset game longer than that cap is replayed under a cap of its own length).
-//! The targets: the move played (one-hot), the final result for
-//! the side to move (drawn games shaped by `selfplay.draw_material` as in self-play), and
-//! the final material difference (the score target). Datasets written with `--light`
-//! suffice.
+//! The targets: the dataset's policy row (a teacher's soft policy, a search's visit
+//! shares; `policy_offsets.npy`, `policy_actions.npy`, `policy_probs.npy`, format 2) when
+//! `warmstart.soft_policy` is on and the dataset has them, else the move played
+//! (one-hot); the final result for the side to move (drawn games shaped by
+//! `selfplay.draw_material` as in self-play), mixed with the mover's own value
+//! (`search_values.npy`) by `warmstart.search_value_mix`; and the final material
+//! difference (the score target). Datasets written with `--light` suffice, and datasets
+//! of format 1 (without the sparse rows and values) still load.
 
 use std::path::Path;
 
@@ -20,6 +24,10 @@ use latrunculi_files::GameLine;
 use latrunculi_rules::{Color, Position, Ruleset};
 use ndarray::Array1;
 use ndarray_npy::ReadNpyExt;
+
+use latrunculi_rules::Move;
+use latrunculi_sim::ActionSpace;
+use ndarray::Array1 as Column;
 
 use crate::AzError;
 use crate::config::TrainConfig;
@@ -52,6 +60,8 @@ pub fn load_dataset(
     let file = std::fs::File::open(&actions_path).map_err(|e| AzError::io(&actions_path, "cannot open", e))?;
     let actions: Array1<i32> =
         Array1::read_npy(file).map_err(|e| err(&actions_path, format!("not an int32 [S] array: {e}")))?;
+    let rows = actions.len();
+    let teacher = TeacherRows::read(dir, rows, cfg)?;
     let want_hash = format!("{:016x}", ruleset.params_hash());
     let space = tables.frame.space();
     let start = start_material(ruleset);
@@ -89,7 +99,7 @@ pub fn load_dataset(
         // The training games' cap, so that the ply plane reads as in self-play (a longer
         // dataset game raises it to its length, so that it can be replayed to the end).
         pos.set_ply_cap(cfg.selfplay.ply_cap.max(g.plies.saturating_add(1)));
-        let mut samples: Vec<(Sample, Color)> = Vec::with_capacity(g.samples as usize);
+        let mut samples: Vec<(Sample, Color, Option<f32>)> = Vec::with_capacity(g.samples as usize);
         let mut legal_moves = Vec::new();
         for row in g.first_sample..end_row {
             let a = actions[row as usize];
@@ -105,9 +115,15 @@ pub fn load_dataset(
             };
             let me = pos.side_to_move();
             let played = tables.relative(mv, me);
+            let policy = match &teacher.policy {
+                Some(p) => p.row(row as usize, &legal_moves, |m| tables.relative(m, me), &space).map_err(|m| {
+                    at(format!("game {}, move {} (row {row}): {m}", g.game, row - g.first_sample + 1))
+                })?,
+                None => vec![(played, 1.0)],
+            };
             let sample = Sample {
                 obs: tables.observation(&pos)?,
-                policy: vec![(played, 1.0)],
+                policy,
                 value: 0.0,
                 ply: pos.ply(),
                 legal: legal_moves.iter().map(|&m| tables.relative(m, me)).collect(),
@@ -115,13 +131,19 @@ pub fn load_dataset(
                 root_q: 0.0,
                 policy_valid: true,
             };
-            samples.push((sample, me));
+            let own = teacher.values.as_ref().map(|v| v[row as usize]).filter(|v| v.is_finite());
+            samples.push((sample, me, own));
             pos.play(mv);
         }
+        let mix = cfg.warmstart.search_value_mix;
         let game = samples
             .into_iter()
-            .map(|(mut s, c)| {
-                s.value = target_value(&pos, winner, c, cfg.selfplay.draw_material, start);
+            .map(|(mut s, c, own)| {
+                let result = target_value(&pos, winner, c, cfg.selfplay.draw_material, start);
+                s.value = match own {
+                    Some(v) => (1.0 - mix) * result + mix * v.clamp(-1.0, 1.0),
+                    None => result,
+                };
                 s.root_q = s.value;
                 s.score = score_target(&pos, c, start);
                 s
@@ -133,4 +155,100 @@ pub fn load_dataset(
         return Err(err(&games_path, "the dataset holds no game"));
     }
     Ok(out)
+}
+
+/// The sparse policy rows of a format-2 dataset: row `r`'s entries are
+/// `offsets[r]..offsets[r + 1]` of `actions` (absolute) and `probs`.
+struct PolicyRows {
+    path: std::path::PathBuf,
+    offsets: Column<i64>,
+    actions: Column<i32>,
+    probs: Column<f32>,
+}
+
+impl PolicyRows {
+    /// Row `r` in the network's frame (`relative`), checked: its actions legal, its
+    /// probabilities finite, non-negative and summing to 1.
+    fn row(
+        &self,
+        r: usize,
+        legal: &[Move],
+        relative: impl Fn(Move) -> u32,
+        space: &ActionSpace,
+    ) -> Result<Vec<(u32, f32)>, String> {
+        let (from, to) = (self.offsets[r], self.offsets[r + 1]);
+        if from < 0 || to < from || to as usize > self.actions.len() {
+            return Err(format!("{}: offsets {from}..{to} out of range", self.path.display()));
+        }
+        let mut out = Vec::with_capacity((to - from) as usize);
+        let mut sum = 0.0f32;
+        for k in from as usize..to as usize {
+            let (a, p) = (self.actions[k], self.probs[k]);
+            let mv = usize::try_from(a).ok().and_then(|a| space.decode(a).ok()).filter(|m| legal.contains(m));
+            let Some(mv) = mv else {
+                return Err(format!("policy action {a} is not a legal move of the position"));
+            };
+            if !(p.is_finite() && p >= 0.0) {
+                return Err(format!("policy probability {p} of action {a} is not a probability"));
+            }
+            sum += p;
+            out.push((relative(mv), p));
+        }
+        if (sum - 1.0).abs() > 1e-3 {
+            return Err(format!("the policy row sums to {sum}, not 1"));
+        }
+        Ok(out)
+    }
+}
+
+/// What a format-2 dataset adds for a teacher's games: the policy rows (when
+/// `warmstart.soft_policy` is on) and the movers' own values (when
+/// `warmstart.search_value_mix` is above 0). Each is `None` where the dataset predates
+/// them or the configuration does not use them.
+struct TeacherRows {
+    policy: Option<PolicyRows>,
+    values: Option<Column<f32>>,
+}
+
+impl TeacherRows {
+    fn read(dir: &Path, rows: usize, cfg: &TrainConfig) -> Result<TeacherRows, AzError> {
+        fn column<T: ndarray_npy::ReadableElement>(path: &Path, what: &str) -> Result<Column<T>, AzError> {
+            let file = std::fs::File::open(path).map_err(|e| AzError::io(path, "cannot open", e))?;
+            Column::read_npy(file).map_err(|e| err(path, format!("not {what}: {e}")))
+        }
+        let offsets_path = dir.join("policy_offsets.npy");
+        let policy = if cfg.warmstart.soft_policy && offsets_path.exists() {
+            let offsets: Column<i64> = column(&offsets_path, "an int64 [S + 1] array")?;
+            if offsets.len() != rows + 1 {
+                return Err(err(
+                    &offsets_path,
+                    format!("{} offsets for the {rows} rows of actions.npy (expected {})", offsets.len(), rows + 1),
+                ));
+            }
+            let actions_path = dir.join("policy_actions.npy");
+            let probs_path = dir.join("policy_probs.npy");
+            let actions: Column<i32> = column(&actions_path, "an int32 [K] array")?;
+            let probs: Column<f32> = column(&probs_path, "a float32 [K] array")?;
+            if actions.len() != probs.len() {
+                return Err(err(
+                    &probs_path,
+                    format!("{} probabilities for the {} actions of policy_actions.npy", probs.len(), actions.len()),
+                ));
+            }
+            Some(PolicyRows { path: offsets_path, offsets, actions, probs })
+        } else {
+            None
+        };
+        let values_path = dir.join("search_values.npy");
+        let values = if cfg.warmstart.search_value_mix > 0.0 && values_path.exists() {
+            let v: Column<f32> = column(&values_path, "a float32 [S] array")?;
+            if v.len() != rows {
+                return Err(err(&values_path, format!("{} values for the {rows} rows of actions.npy", v.len())));
+            }
+            Some(v)
+        } else {
+            None
+        };
+        Ok(TeacherRows { policy, values })
+    }
 }

@@ -192,6 +192,71 @@ fn warm_start_targets_land_on_the_relative_actions_of_each_side() {
     fs::remove_dir_all(&dir).ok();
 }
 
+/// Adds a format-2 dataset's teacher files: sparse policy rows and the movers' values.
+fn write_teacher_rows(dir: &Path, rs: &Ruleset, rows: &[Vec<(Move, f32)>], values: &[f32]) {
+    let space = ActionSpace::for_rules(&rs.rules());
+    let mut offsets = vec![0i64];
+    let (mut acts, mut probs) = (Vec::new(), Vec::new());
+    for row in rows {
+        for &(m, p) in row {
+            acts.push(space.encode(m) as i32);
+            probs.push(p);
+        }
+        offsets.push(acts.len() as i64);
+    }
+    ndarray_npy::write_npy(dir.join("policy_offsets.npy"), &ndarray::Array1::from(offsets)).unwrap();
+    ndarray_npy::write_npy(dir.join("policy_actions.npy"), &ndarray::Array1::from(acts)).unwrap();
+    ndarray_npy::write_npy(dir.join("policy_probs.npy"), &ndarray::Array1::from(probs)).unwrap();
+    ndarray_npy::write_npy(dir.join("search_values.npy"), &ndarray::Array1::from(values.to_vec())).unwrap();
+}
+
+#[test]
+fn warm_start_learns_a_teachers_soft_policy_and_mixes_in_its_values() {
+    let rs = Ruleset::builtin("xxi").unwrap();
+    let tables = BoardTables::with(&rs, HeadKind::Spatial, 0);
+    let space = ActionSpace::for_rules(&rs.rules());
+    let sq = |s: &str| s.parse::<Square>().unwrap();
+    let m = |a: &str, b: &str| Move::movement(sq(a), sq(b));
+    let moves = [m("a1", "a3"), m("b8", "b5")];
+    let dir = scratch("teacher");
+    write_dataset(&dir, &rs, &moves, "black", None);
+    // White's row: a soft policy over two moves; Black's: one-hot, and no value (NaN).
+    let rows = vec![vec![(m("a1", "a3"), 0.75), (m("c1", "c4"), 0.25)], vec![(m("b8", "b5"), 1.0)]];
+    write_teacher_rows(&dir, &rs, &rows, &[0.5, f32::NAN]);
+    let mut cfg = TrainConfig::default();
+    cfg.warmstart.search_value_mix = 0.5;
+    let games = latrunculi_az::warmstart::load_dataset(&dir, &rs, &tables, &cfg).unwrap();
+    let samples = &games[0].1;
+    let enc = |mv: Move| space.encode(mv) as u32;
+    let mut white = samples[0].policy.clone();
+    white.sort_by_key(|&(a, _)| a);
+    let mut want = vec![(enc(m("a1", "a3")), 0.75), (enc(m("c1", "c4")), 0.25)];
+    want.sort_by_key(|&(a, _)| a);
+    assert_eq!(white, want, "White's soft row, in White's frame (unchanged)");
+    assert_eq!(samples[1].policy, vec![(enc(m("b1", "b4")), 1.0)], "Black's row, ranks flipped");
+    // White lost (-1) but its search said 0.5: mixed half and half; Black has no value.
+    assert_eq!((samples[0].value, samples[1].value), (-0.25, 1.0));
+
+    // Without the mix and without soft policies: the move played and the result only.
+    cfg.warmstart.search_value_mix = 0.0;
+    cfg.warmstart.soft_policy = false;
+    let plain = latrunculi_az::warmstart::load_dataset(&dir, &rs, &tables, &cfg).unwrap();
+    assert_eq!(plain[0].1[0].policy, vec![(enc(m("a1", "a3")), 1.0)]);
+    assert_eq!((plain[0].1[0].value, plain[0].1[1].value), (-1.0, 1.0));
+
+    // A row naming a move that is not legal, or not summing to 1, is an error naming it.
+    cfg.warmstart.soft_policy = true;
+    let bad = vec![vec![(m("a1", "a3"), 0.5), (m("a8", "a7"), 0.5)], vec![(m("b8", "b5"), 1.0)]];
+    write_teacher_rows(&dir, &rs, &bad, &[0.0, 0.0]);
+    let err = latrunculi_az::warmstart::load_dataset(&dir, &rs, &tables, &cfg).unwrap_err().to_string();
+    assert!(err.contains("move 1") && err.contains("not a legal move"), "{err}");
+    let bad = vec![vec![(m("a1", "a3"), 0.5)], vec![(m("b8", "b5"), 1.0)]];
+    write_teacher_rows(&dir, &rs, &bad, &[0.0, 0.0]);
+    let err = latrunculi_az::warmstart::load_dataset(&dir, &rs, &tables, &cfg).unwrap_err().to_string();
+    assert!(err.contains("sums to 0.5"), "{err}");
+    fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn a_fixed_ply_scale_makes_the_observation_independent_of_the_game_cap() {
     let rs = Ruleset::builtin("kowalski").unwrap();

@@ -31,7 +31,7 @@ fn text(bytes: &[u8]) -> String {
 
 // ---- the scripts without SLURM ----
 
-const SCRIPTS: [&str; 5] = ["survey", "ladder", "dataset", "eval", "train"];
+const SCRIPTS: [&str; 6] = ["survey", "ladder", "dataset", "eval", "train", "az-all"];
 
 /// A scratch folder outside the repository (the scripts take paths from where they run),
 /// with a stand-in `bin/latrunculi` that prints its arguments, one per line, and its
@@ -225,6 +225,30 @@ fn list_tasks_take_their_line_and_name_their_output() {
     fs::write(dir.join("twice.txt"), "a/kowalski.toml\nb/kowalski.toml\n").unwrap();
     assert!(err(&task(&dir, "train", &at("1"), &["twice.txt", "runs/t"])).contains("the name kowalski"));
     assert!(err(&task(&dir, "eval", &at("1"), &["missing.txt", "runs/e"])).contains("no list file missing.txt"));
+}
+
+#[test]
+fn az_all_tasks_run_their_rulesets_script_with_the_binary_and_cpus() {
+    let dir = stand_in("az-all");
+    // A stand-in for experiments/az-all/run.sh that prints what it was given.
+    fs::create_dir_all(dir.join("experiments/az-all")).unwrap();
+    fs::write(
+        dir.join("experiments/az-all/run.sh"),
+        "echo \"threads=$RAYON_NUM_THREADS\"\necho \"bin=$LATRUNCULI\"\nfor a in \"$@\"; do echo \"$a\"; done\n",
+    )
+    .unwrap();
+    let list = repo().join("experiments/az-all/rulesets.txt");
+    let list = list.to_str().unwrap();
+    let at = |k: &'static str| [("SLURM_ARRAY_TASK_ID", k), ("SLURM_CPUS_PER_TASK", "4")];
+    let out = task(&dir, "az-all", &at("3"), &[list]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines: Vec<String> = text(&out.stdout).lines().map(String::from).collect();
+    let bin = dir.join("bin/latrunculi");
+    assert_eq!(lines, strings(&["threads=4", &format!("bin={}", bin.display()), "classical"]));
+    assert!(err(&task(&dir, "az-all", &at("13"), &[list])).contains("lists 12 items"));
+    // Submitted from elsewhere than the repository's root: a clear error.
+    fs::remove_file(dir.join("experiments/az-all/run.sh")).unwrap();
+    assert!(err(&task(&dir, "az-all", &at("1"), &[list])).contains("submit from the repository's root"));
 }
 
 #[test]

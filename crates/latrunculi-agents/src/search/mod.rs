@@ -340,6 +340,20 @@ impl Agent for SearchAgent {
     fn last_policy(&self) -> Option<Vec<(Move, f32)>> {
         self.soft_policy()
     }
+
+    /// The root score of the last search as an expected result for the side to move:
+    /// `tanh(score / (2 · SCORE_PER_LOGIT))`, which is `2p − 1` for the expected score
+    /// `p` the evaluation's logit scale stands for (a found win 1, a found loss −1).
+    fn last_value(&self) -> Option<f32> {
+        self.last.as_ref().map(|r| value_of_score(r.score))
+    }
+}
+
+/// A search score as a value from -1 to 1 for the side it is for: `tanh(score / 2000)`
+/// (scores are [`SCORE_PER_LOGIT`] units per logit of the expected score `p`, and
+/// `tanh(x / 2) = 2 · sigmoid(x) − 1`).
+pub fn value_of_score(score: i32) -> f32 {
+    (score as f64 / (2.0 * SCORE_PER_LOGIT as f64)).tanh() as f32
 }
 
 #[cfg(test)]

@@ -20,9 +20,12 @@ use crate::io::Journal;
 struct JournalGame {
     game: u32,
     row: GameRow,
-    /// Per ply: the action played and the policy target.
+    /// Per ply: the action played, the policy target and the mover's value (journals
+    /// written before values were kept have none).
     actions: Vec<u32>,
     policies: Vec<Vec<(u32, f32)>>,
+    #[serde(default)]
+    values: Vec<Option<f32>>,
 }
 
 impl DatasetPlan {
@@ -33,23 +36,27 @@ impl DatasetPlan {
         let space = ActionSpace::for_rules(&self.ruleset.rules());
         let mut pos = Position::new(&self.ruleset);
         pos.set_ply_cap(self.ply_cap);
-        if j.actions.len() != j.row.plies as usize || j.policies.len() != j.actions.len() {
+        let values_ok = j.values.is_empty() || j.values.len() == j.actions.len();
+        if j.actions.len() != j.row.plies as usize || j.policies.len() != j.actions.len() || !values_ok {
             return Err(ArenaError::Game(format!(
-                "game {}: {} actions and {} policies for {} plies",
+                "game {}: {} actions, {} policies and {} values for {} plies",
                 j.game,
                 j.actions.len(),
                 j.policies.len(),
+                j.values.len(),
                 j.row.plies
             )));
         }
         let mut samples = Vec::with_capacity(j.actions.len());
-        for (action, policy) in j.actions.into_iter().zip(j.policies) {
+        let values = j.values.into_iter().chain(std::iter::repeat(None));
+        for ((action, policy), value) in j.actions.into_iter().zip(j.policies).zip(values) {
             let mv = space
                 .decode(action as usize)
                 .map_err(|e| ArenaError::Game(format!("game {}: action {action}: {e}", j.game)))?;
             let mut sample = position_sample(&encoder, &space, &pos, mv)
                 .map_err(|e| e.context(format!("game {}, ply {} of the replay", j.game, pos.ply() + 1)))?;
             sample.policy = policy;
+            sample.search_value = value;
             samples.push(sample);
             pos.play(mv);
         }
@@ -153,6 +160,7 @@ fn journal_line(g: &GameSamples) -> Result<String> {
         row: g.row.clone(),
         actions: g.samples.iter().map(|s| s.action).collect(),
         policies: g.samples.iter().map(|s| s.policy.clone()).collect(),
+        values: g.samples.iter().map(|s| s.search_value).collect(),
     };
     let mut line = serde_json::to_string(&j)?;
     line.push('\n');

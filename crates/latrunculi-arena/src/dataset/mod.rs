@@ -52,8 +52,17 @@ pub const PLIES_FILE: &str = "plies.npy";
 pub const GAMES_NPY_FILE: &str = "games.npy";
 /// Player to move, int8 `[S]` (0 White, 1 Black).
 pub const PLAYERS_FILE: &str = "players.npy";
-/// Version of the dataset layout, in `meta.json`.
-pub const FORMAT_VERSION: u32 = 1;
+/// Row offsets of the sparse policy targets, int64 `[S + 1]`.
+pub const POLICY_OFFSETS_FILE: &str = "policy_offsets.npy";
+/// Actions of the sparse policy targets, int32 `[K]`.
+pub const POLICY_ACTIONS_FILE: &str = "policy_actions.npy";
+/// Probabilities of the sparse policy targets, float32 `[K]`.
+pub const POLICY_PROBS_FILE: &str = "policy_probs.npy";
+/// The mover's own value of each position, float32 `[S]` (NaN where none).
+pub const SEARCH_VALUES_FILE: &str = "search_values.npy";
+/// Version of the dataset layout, in `meta.json` (2: the sparse policy targets and the
+/// search values, written in light datasets too).
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The settings of a dataset run (the options of `latrunculi dataset`).
 #[derive(Clone, Debug)]

@@ -1,5 +1,6 @@
 //! One game's positions as training samples: the observation, the legal actions, the
-//! policy target (the agent's search policy, or the move played) and the move played.
+//! policy target (the agent's search policy, or the move played), the move played and
+//! the mover's own estimate of the position where its agent gives one.
 
 use latrunculi_rules::{Color, Move, Position};
 use latrunculi_sim::{ActionSpace, ObservationEncoder};
@@ -23,6 +24,9 @@ pub struct Sample {
     pub ply: u32,
     /// The side to move.
     pub player: Color,
+    /// The mover's own estimate of the position, from -1 (a sure loss) to 1 (a sure
+    /// win) for the side to move, where its agent gives one ([`latrunculi_agents::Agent::last_value`]).
+    pub search_value: Option<f32>,
 }
 
 /// One game and its positions.
@@ -84,7 +88,15 @@ pub(super) fn position_sample(
     if legal.binary_search(&action).is_err() {
         return Err(ArenaError::Game(format!("move {mv:?} (action {action}) is not among the legal moves")));
     }
-    Ok(Sample { observation, legal, policy: Vec::new(), action, ply: before.ply(), player: before.side_to_move() })
+    Ok(Sample {
+        observation,
+        legal,
+        policy: Vec::new(),
+        action,
+        ply: before.ply(),
+        player: before.side_to_move(),
+        search_value: None,
+    })
 }
 
 /// The sample of the position `before`, where `agent` chose `mv`.
@@ -114,6 +126,16 @@ pub fn sample_of(
             out
         }
         None => vec![(action, 1.0)],
+    };
+    sample.search_value = match agent.last_value() {
+        Some(v) if v.is_finite() && (-1.0..=1.0).contains(&v) => Some(v),
+        Some(v) => {
+            return Err(ArenaError::Game(format!(
+                "agent '{}' reported a value {v} outside [-1, 1]",
+                agent.spec()
+            )));
+        }
+        None => None,
     };
     Ok(sample)
 }

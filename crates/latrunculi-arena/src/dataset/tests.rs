@@ -51,6 +51,10 @@ struct Arrays {
     plies: Array1<i32>,
     games: Array1<i32>,
     players: Array1<i8>,
+    policy_offsets: Array1<i64>,
+    policy_actions: Array1<i32>,
+    policy_probs: Array1<f32>,
+    search_values: Array1<f32>,
 }
 
 fn read_arrays(dir: &Path) -> Arrays {
@@ -63,6 +67,10 @@ fn read_arrays(dir: &Path) -> Arrays {
         plies: read_npy(dir.join(PLIES_FILE)).expect("plies"),
         games: read_npy(dir.join(GAMES_NPY_FILE)).expect("games"),
         players: read_npy(dir.join(PLAYERS_FILE)).expect("players"),
+        policy_offsets: read_npy(dir.join(POLICY_OFFSETS_FILE)).expect("policy offsets"),
+        policy_actions: read_npy(dir.join(POLICY_ACTIONS_FILE)).expect("policy actions"),
+        policy_probs: read_npy(dir.join(POLICY_PROBS_FILE)).expect("policy probabilities"),
+        search_values: read_npy(dir.join(SEARCH_VALUES_FILE)).expect("search values"),
     }
 }
 
@@ -85,8 +93,21 @@ fn check_consistent(dir: &Path, rs: &Ruleset) -> (Vec<GameLine>, Arrays) {
     assert_eq!(a.obs.shape(), &[s, PLANES.len(), h, w]);
     assert_eq!(a.masks.shape(), &[s, actions]);
     assert_eq!(a.policy.shape(), &[s, actions]);
-    for len in [a.value.len(), a.actions.len(), a.plies.len(), a.games.len(), a.players.len()] {
+    for len in [a.value.len(), a.actions.len(), a.plies.len(), a.games.len(), a.players.len(), a.search_values.len()] {
         assert_eq!(len, s);
+    }
+    assert_eq!(a.policy_offsets.len(), s + 1);
+    assert_eq!((a.policy_offsets[0], a.policy_offsets[s] as usize), (0, a.policy_actions.len()));
+    assert_eq!(a.policy_actions.len(), a.policy_probs.len());
+    for r in 0..s {
+        // The sparse rows are the dense policy's non-zero entries, in action order.
+        let (from, to) = (a.policy_offsets[r] as usize, a.policy_offsets[r + 1] as usize);
+        let sparse: Vec<(usize, f32)> = (from..to).map(|k| (a.policy_actions[k] as usize, a.policy_probs[k])).collect();
+        let dense: Vec<(usize, f32)> =
+            (0..actions).filter(|&x| a.policy[[r, x]] != 0.0).map(|x| (x, a.policy[[r, x]])).collect();
+        assert_eq!(sparse, dense, "row {r}");
+        let v = a.search_values[r];
+        assert!(v.is_nan() || (-1.0..=1.0).contains(&v), "row {r}: search value {v}");
     }
     let mut next = 0u64;
     for (i, g) in games.iter().enumerate() {
@@ -214,7 +235,7 @@ fn round_trip_arrays_hold_what_was_played() {
     // No temporary file is left behind.
     let names: Vec<String> =
         std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-    assert_eq!(names.len(), 10, "{names:?}");
+    assert_eq!(names.len(), 14, "{names:?}");
     assert!(names.iter().all(|n| !n.starts_with('.')), "{names:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -255,6 +276,48 @@ fn observations_equal_the_encoder_on_replayed_positions() {
         assert_eq!((outcome.winner_text(), outcome.reason.name()), (g.winner.as_str(), g.reason.as_str()));
     }
     check_consistent(&dir, &rs);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_teacher_writes_soft_policy_rows_and_its_values() {
+    let dir = scratch("teacher");
+    let teacher = "alphabeta:nodes=300,soft=300";
+    let mut a = args("kowalski", Some("6x6"), teacher, "greedy", 2, &dir);
+    a.ply_cap = 60;
+    a.light = true;
+    run_dataset(&a).unwrap();
+    let games = read_games(&dir);
+    let read = |name: &str| dir.join(name);
+    let offsets: Array1<i64> = read_npy(read(POLICY_OFFSETS_FILE)).unwrap();
+    let acts: Array1<i32> = read_npy(read(POLICY_ACTIONS_FILE)).unwrap();
+    let probs: Array1<f32> = read_npy(read(POLICY_PROBS_FILE)).unwrap();
+    let values: Array1<f32> = read_npy(read(SEARCH_VALUES_FILE)).unwrap();
+    let played: Array1<i32> = read_npy(read(ACTIONS_FILE)).unwrap();
+    let players: Array1<i8> = read_npy(read(PLAYERS_FILE)).unwrap();
+    assert!(!read(POLICY_FILE).exists(), "a light dataset has no dense policy");
+    let (mut soft, mut teacher_rows) = (0, 0);
+    for g in &games {
+        for r in g.first_sample as usize..(g.first_sample + g.samples) as usize {
+            let row: Vec<(i32, f32)> =
+                (offsets[r] as usize..offsets[r + 1] as usize).map(|k| (acts[k], probs[k])).collect();
+            let sum: f32 = row.iter().map(|&(_, p)| p).sum();
+            assert!((sum - 1.0).abs() < 1e-5, "row {r} sums to {sum}");
+            let by_teacher = (players[r] == 0) == (g.white == teacher);
+            if by_teacher {
+                teacher_rows += 1;
+                assert!((-1.0..=1.0).contains(&values[r]), "row {r}: the teacher's value {}", values[r]);
+                let best = row.iter().map(|&(_, p)| p).fold(0.0, f32::max);
+                let mine = row.iter().find(|&&(x, _)| x == played[r]).map(|&(_, p)| p);
+                assert_eq!(mine, Some(best), "row {r}: the move played has the most weight");
+                soft += usize::from(row.len() > 1);
+            } else {
+                assert!(values[r].is_nan(), "row {r}: greedy gives no value");
+                assert_eq!(row, vec![(played[r], 1.0)], "row {r}: one-hot");
+            }
+        }
+    }
+    assert!(teacher_rows > 10 && soft * 2 > teacher_rows, "{soft} soft rows of {teacher_rows}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

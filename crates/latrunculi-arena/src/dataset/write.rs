@@ -138,6 +138,30 @@ pub fn write_dataset(dir: &Path, args: &DatasetSpec, plan: &DatasetPlan, games: 
             Ok(())
         })?;
     }
+    // The policy targets as sparse rows (small, so light datasets carry them too).
+    let mut offsets = Vec::with_capacity(s + 1);
+    offsets.push(0i64);
+    let entries: Vec<(u32, f32)> = rows.iter().flat_map(|(_, r)| r.policy.iter().copied()).collect();
+    for (_, r) in &rows {
+        offsets.push(offsets.last().copied().unwrap_or(0) + r.policy.len() as i64);
+    }
+    let k = entries.len();
+    write_npy_rows(&dir.join(POLICY_OFFSETS_FILE), &[s + 1], 0i64, |i, out| {
+        out[0] = offsets[i];
+        Ok(())
+    })?;
+    write_npy_rows(&dir.join(POLICY_ACTIONS_FILE), &[k], 0i32, |i, out| {
+        out[0] = int32(entries[i].0)?;
+        Ok(())
+    })?;
+    write_npy_rows(&dir.join(POLICY_PROBS_FILE), &[k], 0f32, |i, out| {
+        out[0] = entries[i].1;
+        Ok(())
+    })?;
+    write_npy_rows(&dir.join(SEARCH_VALUES_FILE), &[s], 0f32, |i, out| {
+        out[0] = rows[i].1.search_value.unwrap_or(f32::NAN);
+        Ok(())
+    })?;
     write_npy_rows(&dir.join(ACTIONS_FILE), &[s], 0i32, |i, out| {
         out[0] = int32(rows[i].1.action)?;
         Ok(())
@@ -214,6 +238,10 @@ pub fn write_dataset(dir: &Path, args: &DatasetSpec, plan: &DatasetPlan, games: 
             PLIES_FILE: npy("int32", vec![s]),
             GAMES_NPY_FILE: npy("int32", vec![s]),
             PLAYERS_FILE: npy("int8", vec![s]),
+            POLICY_OFFSETS_FILE: npy("int64", vec![s + 1]),
+            POLICY_ACTIONS_FILE: npy("int32", vec![k]),
+            POLICY_PROBS_FILE: npy("float32", vec![k]),
+            SEARCH_VALUES_FILE: npy("float32", vec![s]),
         },
         "args": {
             "ruleset": args.ruleset.ruleset.to_string(),

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# A trained network for every seed ruleset, taught by the search player (README.md here).
+#
+#   bash experiments/az-all/run.sh [RULESET ...]        (default: the twelve seed rulesets)
+#   bash experiments/az-all/run.sh SHARD/SHARDS         (every SHARDS-th of the twelve)
+#
+# Per ruleset, each step resumable and skipped once done:
+#   1. teacher  the search player against itself (TEACHER_GAMES games, colours alternated,
+#               the training ply cap), written light with its soft policy and values:
+#               runs/az-all/RULESET/teacher
+#   2. train    configs from template.toml (the hour less the teacher's time) into
+#               experiments/az-all/RULESET (latest.az, train_log.csv, config.toml)
+#   3. eval     the network at 200 visits with the win-in-one check against
+#               alphabeta:depth=3 (eval --sprt 0,100, at most 100 games) and against the
+#               search player at ms=100 (at most 40 games), the training ply cap:
+#               experiments/az-all/RULESET/vs-*.csv and *-games.csv
+# Wall-clock seconds of steps 1 and 2 go to experiments/az-all/RULESET/times.csv; the
+# table of all rulesets is made by `python3 experiments/az-all/table.py`.
+# Environment: LATRUNCULI (the binary; default target/release/latrunculi), TEACHER_GAMES
+# (400), TEACHER (the teacher's spec), HOUR (seconds per ruleset, data included; 3600),
+# TEMPLATE (experiments/az-all/template.toml), EVAL_GAMES (100 against alphabeta:depth=3),
+# EVAL_MS_GAMES (40 against ms=100), RUNS (runs/az-all), OUT (experiments/az-all).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bin=${LATRUNCULI:-target/release/latrunculi}
+[[ -x $bin ]] || { echo "run.sh: no binary $bin (cargo build --release -p latrunculi-cli, or set LATRUNCULI)" >&2; exit 2; }
+teacher_games=${TEACHER_GAMES:-400}
+teacher=${TEACHER:-alphabeta:nodes=1000,soft=250,noise=20}
+hour=${HOUR:-3600}
+eval_games=${EVAL_GAMES:-100}
+eval_ms_games=${EVAL_MS_GAMES:-40}
+template=${TEMPLATE:-experiments/az-all/template.toml}
+runs=${RUNS:-runs/az-all}
+out=${OUT:-experiments/az-all}
+cap=200
+seed_rulesets=(kowalski kowalski-parcae classical xxi single-stone-xxi petteia-xxi common back-rank savard falkener bell schadler)
+
+rulesets=()
+if [[ $# -eq 1 && $1 =~ ^([0-9]+)/([1-9][0-9]*)$ ]]; then
+  k=${BASH_REMATCH[1]} n=${BASH_REMATCH[2]}
+  (( k < n )) || { echo "run.sh: shard $k of $n (shards are 0..$((n - 1)))" >&2; exit 2; }
+  for i in "${!seed_rulesets[@]}"; do
+    (( i % n == k )) && rulesets+=("${seed_rulesets[$i]}")
+  done
+elif [[ $# -gt 0 ]]; then
+  rulesets=("$@")
+else
+  rulesets=("${seed_rulesets[@]}")
+fi
+
+# Appends STEP,SECONDS to the ruleset's times.csv.
+record() { # RULESET STEP SECONDS
+  local f=$out/$1/times.csv
+  [[ -f $f ]] || echo "step,seconds" > "$f"
+  echo "$2,$3" >> "$f"
+}
+# Seconds recorded for a step (summed over interrupted tries), 0 if none.
+spent() { # RULESET STEP
+  local f=$out/$1/times.csv
+  [[ -f $f ]] || { echo 0; return; }
+  awk -F, -v s="$2" '$1 == s { t += $2 } END { print t + 0 }' "$f"
+}
+
+for r in "${rulesets[@]}"; do
+  mkdir -p "$runs/$r" "$out/$r"
+  data=$runs/$r/teacher
+  if [[ ! -f $data/games.jsonl ]]; then
+    resume=""
+    [[ -f $data/partial.jsonl ]] && resume=--resume
+    t0=$SECONDS
+    "$bin" dataset --ruleset "$r" --white "$teacher" --black "$teacher" --games "$teacher_games" --swap \
+      --seed 1 --ply-cap "$cap" --light --out "$data" $resume
+    record "$r" teacher $((SECONDS - t0))
+  fi
+
+  if [[ ! -f $out/$r/done ]]; then
+    limit=$(( hour - $(spent "$r" teacher) ))
+    (( limit > 60 )) || limit=60
+    config=$runs/$r/config.toml
+    sed -e "s|@RULESET@|$r|" -e "s|@TEACHER@|$data|" -e "s|@TIME_LIMIT@|$limit|" \
+      "$template" > "$config"
+    t0=$SECONDS
+    "$bin" train --config "$config" --out "$out/$r" --quiet --resume
+    record "$r" train $((SECONDS - t0))
+    touch "$out/$r/done"
+  fi
+
+  net="az:model=$out/$r/latest.az,sims=200,wincheck=1"
+  for vs in ab3 ms100; do
+    case $vs in
+      ab3) opponent=alphabeta:depth=3 games=$eval_games sprt=(--sprt 0,100) ;;
+      ms100) opponent=alphabeta:ms=100 games=$eval_ms_games sprt=(--sprt 0,100) ;;
+    esac
+    resume=""
+    [[ -f $out/$r/vs-$vs-games.csv ]] && resume=--resume
+    "$bin" eval --ruleset "$r" --agent "$net" --vs "$opponent" --games "$games" --seed 1 --ply-cap "$cap" \
+      --out "$out/$r/vs-$vs.csv" --games-out "$out/$r/vs-$vs-games.csv" "${sprt[@]}" $resume
+  done
+done

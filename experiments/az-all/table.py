@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""The table of `experiments/az-all/run.sh`: one row per ruleset with a trained network.
+
+    python3 experiments/az-all/table.py [FOLDER]     (default: experiments/az-all)
+
+Writes FOLDER/table.csv and prints it as Markdown. Columns:
+  ruleset         the seed ruleset
+  teacher_s       wall-clock seconds of the teacher's games (times.csv)
+  train_s         wall-clock seconds of `latrunculi train` (warm start included)
+  iterations      self-play iterations finished (train_log.csv)
+  games_ab3 ...   the network at 200 visits with the win-in-one check against
+                  alphabeta:depth=3: games, wins, draws, losses, score and its 95%
+                  interval, the SPRT's decision (vs-ab3.csv)
+  ends_ab3        how those games ended: reason=count over the games (vs-ab3-games.csv)
+  games_ms100 ... the same against the search player at ms=100 (vs-ms100.csv)
+  meets           yes when the score against alphabeta:depth=3 is at least 0.60 with the
+                  lower bound above 0.5 after 100 games or an SPRT decision
+A ruleset still running has empty cells where its files are missing.
+"""
+import csv
+import sys
+from collections import Counter
+from pathlib import Path
+
+
+def read_rows(path: Path):
+    if not path.is_file():
+        return []
+    with path.open(newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def seconds(folder: Path, step: str) -> str:
+    rows = read_rows(folder / "times.csv")
+    total = sum(float(r["seconds"]) for r in rows if r["step"] == step)
+    return f"{total:.0f}" if rows else ""
+
+
+def pairing(folder: Path, name: str) -> dict:
+    rows = read_rows(folder / f"vs-{name}.csv")
+    out = {f"{k}_{name}": "" for k in ("games", "wins", "draws", "losses", "score", "score_lo", "score_hi", "sprt")}
+    if rows:
+        r = rows[-1]
+        for k in ("games", "wins", "draws", "losses", "score", "score_lo", "score_hi", "sprt"):
+            out[f"{k}_{name}"] = r.get(k, "")
+    ends = Counter(g["reason"] for g in read_rows(folder / f"vs-{name}-games.csv"))
+    out[f"ends_{name}"] = " ".join(f"{k}={v}" for k, v in sorted(ends.items()))
+    return out
+
+
+def main() -> None:
+    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent
+    table = []
+    for d in sorted(p for p in folder.iterdir() if p.is_dir() and (p / "times.csv").is_file()):
+        log = read_rows(d / "train_log.csv")
+        row = {
+            "ruleset": d.name,
+            "teacher_s": seconds(d, "teacher"),
+            "train_s": seconds(d, "train"),
+            "iterations": str(max((int(r["iteration"]) for r in log), default=0)) if log else "",
+        }
+        row.update(pairing(d, "ab3"))
+        row.update(pairing(d, "ms100"))
+        decided = row["sprt_ab3"] in ("H0", "H1") or (row["games_ab3"] and int(row["games_ab3"]) >= 100)
+        good = row["score_ab3"] and float(row["score_ab3"]) >= 0.60 and float(row["score_lo_ab3"]) > 0.5
+        row["meets"] = ("yes" if good else "no") if decided else ""
+        table.append(row)
+    if not table:
+        sys.exit(f"{folder}: no ruleset folder with times.csv yet")
+    with (folder / "table.csv").open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(table[0]))
+        w.writeheader()
+        w.writerows(table)
+    print("| ruleset | teacher s | train s | iterations | vs ab3: W-D-L | score [95%] | vs ms=100: W-D-L | score [95%] | meets |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in table:
+        def cell(n):
+            if not r[f"games_{n}"]:
+                return "", ""
+            return (f"{r[f'wins_{n}']}-{r[f'draws_{n}']}-{r[f'losses_{n}']}",
+                    f"{float(r[f'score_{n}']):.2f} [{float(r[f'score_lo_{n}']):.2f}, {float(r[f'score_hi_{n}']):.2f}]")
+        a, b = cell("ab3"), cell("ms100")
+        print(f"| {r['ruleset']} | {r['teacher_s']} | {r['train_s']} | {r['iterations']} | {a[0]} | {a[1]} | {b[0]} | {b[1]} | {r['meets']} |")
+
+
+if __name__ == "__main__":
+    main()
