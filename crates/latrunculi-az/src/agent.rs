@@ -179,10 +179,12 @@ fn load_cached(path: &Path) -> Result<(CheckpointMeta, Network), AzError> {
 /// Checks that a network made for `meta`'s board can play `ruleset`'s games.
 pub fn check_board(meta: &CheckpointMeta, ruleset: &Ruleset, what: &str) -> Result<(), AzError> {
     use latrunculi_sim::{NUM_PLANES, NUM_TACTICAL_PLANES};
-    if meta.planes != NUM_PLANES && meta.planes != NUM_PLANES + NUM_TACTICAL_PLANES {
+    let observed = meta.planes.checked_sub(meta.rule_features.len()).unwrap_or(0);
+    if observed != NUM_PLANES && observed != NUM_PLANES + NUM_TACTICAL_PLANES {
         return Err(AzError::Mismatch(format!(
-            "{what} reads {} observation planes; this version writes {NUM_PLANES} (or {} with the tactical planes)",
+            "{what} reads {} observation planes ({} of them rule planes); this version writes {NUM_PLANES} (or {} with the tactical planes) and one per rule feature",
             meta.planes,
+            meta.rule_features.len(),
             NUM_PLANES + NUM_TACTICAL_PLANES
         )));
     }
@@ -197,17 +199,26 @@ pub fn check_board(meta: &CheckpointMeta, ruleset: &Ruleset, what: &str) -> Resu
 }
 
 /// Checks that a network trained on `meta`'s rules is asked to play the same rules: the
-/// hash of every rule parameter must match (the board alone does not tell `kowalski`
-/// from `kowalski-parcae`). The error names the parameters that differ when the model's
-/// ruleset is a built-in one.
+/// hash of every rule parameter must match its ruleset's, or one of its family's (the
+/// board alone does not tell `kowalski` from `kowalski-parcae`). The error names the
+/// parameters that differ when the model's ruleset is a built-in one.
 pub fn check_rules(meta: &CheckpointMeta, ruleset: &Ruleset, what: &str) -> Result<(), AzError> {
     let hash = format!("{:016x}", ruleset.params_hash());
-    if meta.params_hash == hash {
+    if meta.params_hash == hash || meta.family.iter().any(|m| m.params_hash == hash) {
         return Ok(());
+    }
+    if !meta.family.is_empty() {
+        let names: Vec<&str> = meta.family.iter().map(|m| m.ruleset.as_str()).collect();
+        return Err(AzError::Mismatch(format!(
+            "{what} was trained on the family {}; this game is {} (parameters {hash}), not one of them. \
+             A network plays only the rules it learnt: add anyrules=1 to the az spec to play these anyway",
+            names.join(", "),
+            ruleset.id
+        )));
     }
     let differ = Ruleset::builtin(&meta.ruleset)
         .and_then(|r| r.with_board(ruleset.width, ruleset.height))
-        .map(|trained| differing_parameters(&trained, ruleset))
+        .map(|trained| crate::conditioning::differing_parameters(&trained, ruleset))
         .ok()
         .filter(|keys| !keys.is_empty())
         .map(|keys| format!("; the rules differ in {}", keys.join(", ")))
@@ -217,40 +228,6 @@ pub fn check_rules(meta: &CheckpointMeta, ruleset: &Ruleset, what: &str) -> Resu
          A network plays only the rules it learnt: add anyrules=1 to the az spec to play these anyway",
         meta.ruleset, meta.params_hash, ruleset.id
     )))
-}
-
-/// The parameters (as `section.key`) whose values differ between two rulesets, read from
-/// their TOML forms (the id, name and source left out).
-fn differing_parameters(a: &Ruleset, b: &Ruleset) -> Vec<String> {
-    fn entries(r: &Ruleset) -> Vec<(String, String)> {
-        let mut section = String::new();
-        let mut out = Vec::new();
-        for line in r.to_toml().lines() {
-            let line = line.trim();
-            if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-                section = format!("{name}.");
-            } else if let Some((k, v)) = line.split_once(" = ") {
-                if section.is_empty() && matches!(k, "id" | "name" | "source") {
-                    continue;
-                }
-                out.push((format!("{section}{k}"), v.to_string()));
-            }
-        }
-        out
-    }
-    let (ea, eb) = (entries(a), entries(b));
-    let mut keys: Vec<String> = Vec::new();
-    for (k, v) in &ea {
-        if eb.iter().find(|(kb, _)| kb == k).map(|(_, vb)| vb) != Some(v) {
-            keys.push(k.clone());
-        }
-    }
-    for (k, _) in &eb {
-        if !ea.iter().any(|(ka, _)| ka == k) {
-            keys.push(k.clone());
-        }
-    }
-    keys
 }
 
 /// The AlphaZero player: PUCT search guided by a network, no noise, the most visited
@@ -437,9 +414,9 @@ mod tests {
         let message = check_rules(&meta, &parcae, "model m").expect_err("other rules").to_string();
         assert!(message.contains("trained on kowalski") && message.contains("kowalski-parcae"), "{message}");
         assert!(message.contains("anyrules=1"), "{message}");
-        let differ = differing_parameters(&kowalski, &parcae);
+        let differ = crate::conditioning::differing_parameters(&kowalski, &parcae);
         assert!(!differ.is_empty() && differ.iter().all(|k| message.contains(k.as_str())), "{differ:?} in {message}");
-        assert!(differing_parameters(&kowalski, &kowalski).is_empty());
+        assert!(crate::conditioning::differing_parameters(&kowalski, &kowalski).is_empty());
 
         let dir = std::env::temp_dir().join(format!("latrunculi-anyrules-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");

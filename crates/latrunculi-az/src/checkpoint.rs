@@ -69,6 +69,24 @@ pub struct CheckpointMeta {
     /// spec overrides them (absent: plain PUCT).
     #[serde(default)]
     pub search: SearchDefaults,
+    /// The rule features of a network trained on a family of rulesets (one input plane
+    /// each; absent: a network of one ruleset).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rule_features: Vec<String>,
+    /// The rulesets of a network trained on a family, as `id` and `params_hash` (absent:
+    /// the one ruleset of `ruleset` and `params_hash`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub family: Vec<FamilyMember>,
+}
+
+/// One ruleset of a network's family (see [`CheckpointMeta::family`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FamilyMember {
+    /// The ruleset's id (with its board, `xxi@10x8`, where it was moved to the run's).
+    pub ruleset: String,
+    /// Its `params_hash` (16 hex digits).
+    pub params_hash: String,
 }
 
 /// Search settings stored with a network (see [`CheckpointMeta::search`]).
@@ -100,6 +118,7 @@ impl CheckpointMeta {
             .with_policy_planes(self.policy_planes)
             .with_score_head(self.score_head)
             .with_ply_scale(self.ply_scale)
+            .with_rule_features(self.rule_features.clone())
     }
 
     /// Metadata for a network of `cfg` trained on `ruleset` (id and params hash).
@@ -120,6 +139,8 @@ impl CheckpointMeta {
             score_head: cfg.score_head,
             ply_scale: cfg.ply_scale,
             search: SearchDefaults::default(),
+            rule_features: cfg.rule_features.clone(),
+            family: Vec::new(),
         }
     }
 }

@@ -20,6 +20,12 @@ pub struct TrainConfig {
     pub ruleset: String,
     /// Board size `WxH` overriding the ruleset's (empty: the ruleset's own).
     pub board: String,
+    /// Further rulesets trained at once, by one network told which rules it plays by
+    /// rule planes ([`crate::conditioning`]): labels as `ruleset`, each played on the
+    /// board of `ruleset` (after `board`). Self-play games are shared out among the
+    /// rulesets in turn; warm-start datasets go to the ruleset whose parameters they
+    /// record; the evaluation match plays `ruleset`. Empty: one ruleset.
+    pub family: Vec<String>,
     /// Seed of everything random in the run.
     pub seed: u64,
     /// Iterations (self-play → training → checkpoint) to run in all.
@@ -43,6 +49,7 @@ impl Default for TrainConfig {
         TrainConfig {
             ruleset: "kowalski".into(),
             board: String::new(),
+            family: Vec::new(),
             seed: 1,
             iterations: 10,
             time_limit_s: 0,
@@ -379,6 +386,38 @@ impl TrainConfig {
     /// The ruleset of [`TrainConfig::ruleset_spec`], resolved against `rules_dir`.
     pub fn load_ruleset(&self, rules_dir: Option<&Path>) -> Result<Ruleset, AzError> {
         self.ruleset_spec()?.resolve(rules_dir).map_err(|e| AzError::Config(e.to_string()))
+    }
+
+    /// The rulesets of the run: `ruleset` (on `board`), then those of `family`, each
+    /// moved to the first one's board. An error names a member that does not resolve,
+    /// does not fit the board, or repeats another's rules.
+    pub fn load_family(&self, rules_dir: Option<&Path>) -> Result<Vec<Ruleset>, AzError> {
+        let first = self.load_ruleset(rules_dir)?;
+        let mut members = vec![first.clone()];
+        for label in &self.family {
+            let spec: RulesetSpec =
+                label.parse().map_err(|e: LabelError| AzError::Config(format!("family: {label}: {e}")))?;
+            let r = spec.resolve(rules_dir).map_err(|e| AzError::Config(format!("family: {label}: {e}")))?;
+            let r = r.with_board(first.width, first.height).map_err(|e| {
+                AzError::Config(format!("family: {label} cannot be played on {}x{}: {e}", first.width, first.height))
+            })?;
+            if let Some(same) = members.iter().find(|m| m.params_hash() == r.params_hash()) {
+                return Err(AzError::Config(format!("family: {label} has the same rules as {}", same.id)));
+            }
+            members.push(r);
+        }
+        Ok(members)
+    }
+
+    /// The network configuration for a family of rulesets on one board
+    /// ([`TrainConfig::load_family`]): that of the first, plus one input plane per rule
+    /// feature that tells the members apart (none for one ruleset). An error for no
+    /// ruleset at all.
+    pub fn family_network_config(&self, members: &[Ruleset]) -> Result<NetworkConfig, AzError> {
+        let first = members.first().ok_or_else(|| AzError::Config("a family of no ruleset".into()))?;
+        let cfg = self.network_config(first);
+        let features = crate::conditioning::rule_features(members);
+        Ok(NetworkConfig { planes: cfg.planes + features.len(), ..cfg }.with_rule_features(features))
     }
 
     /// The network configuration for a ruleset's board.

@@ -13,6 +13,7 @@
 //! - [`config`] and [`train`]: the training loop behind `latrunculi train`;
 //! - [`warmstart`]: training samples replayed from datasets of other players' games;
 //! - [`checkpoint`]: atomic, self-describing checkpoint files;
+//! - [`conditioning`]: rule planes, so that one network plays a family of rulesets;
 //! - [`bench`]: network and search throughput;
 //! - [`device`]: the one place where burn devices are chosen (CPU `flex` by default).
 
@@ -21,6 +22,7 @@
 pub mod agent;
 pub mod bench;
 pub mod checkpoint;
+pub mod conditioning;
 pub mod config;
 pub mod device;
 pub mod frame;

@@ -49,7 +49,8 @@ pub fn network_too_large(
 /// ruleset; `blocks`, `channels`, `policy_channels` and `value_hidden` set the size.
 #[derive(Config, Debug, PartialEq)]
 pub struct NetworkConfig {
-    /// Input planes (the simulator's `NUM_PLANES`).
+    /// Input planes (the simulator's `NUM_PLANES`, with its tactical planes if used, and
+    /// one per rule feature).
     pub planes: usize,
     /// Board files `W`.
     pub width: usize,
@@ -80,6 +81,11 @@ pub struct NetworkConfig {
     /// games' ply cap); 0: the game's own ply cap (the first networks).
     #[config(default = 0)]
     pub ply_scale: usize,
+    /// The rule features of a network trained on a family of rulesets, one constant
+    /// input plane each after the observation planes (counted in `planes`; see
+    /// [`crate::conditioning`]); empty for a network of one ruleset.
+    #[config(default = "Vec::new()")]
+    pub rule_features: Vec<String>,
 }
 
 impl NetworkConfig {

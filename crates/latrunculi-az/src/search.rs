@@ -196,8 +196,11 @@ pub struct BoardTables {
     pub frame: ActionFrame,
     /// Where each relative action's logit is.
     pub policy: PolicyMap,
-    /// Observation shape `[planes, H, W]`.
+    /// Observation shape `[planes, H, W]`: the encoder's planes, then one per rule plane.
     pub shape: [usize; 3],
+    /// The value of each rule plane for this ruleset (empty for a network of one
+    /// ruleset; see [`crate::conditioning`]).
+    pub rule_planes: Vec<f32>,
 }
 
 impl BoardTables {
@@ -211,16 +214,28 @@ impl BoardTables {
     /// ply plane scale when it records one).
     /// A network whose input has more than the simulator's `NUM_PLANES` planes reads the
     /// tactical planes too (see [`BoardTables::with_tactical`]).
+    /// A network with rule features (trained on a family of rulesets) reads their planes
+    /// after the others, valued for `ruleset`.
     pub fn for_network(ruleset: &latrunculi_rules::Ruleset, cfg: &NetworkConfig) -> BoardTables {
         let kind = if cfg.policy_planes > 0 { HeadKind::Spatial } else { HeadKind::Dense };
-        BoardTables::with(ruleset, kind, cfg.ply_scale as u32).with_tactical(cfg.planes > latrunculi_sim::NUM_PLANES)
+        let observed = cfg.planes.saturating_sub(cfg.rule_features.len());
+        BoardTables::with(ruleset, kind, cfg.ply_scale as u32)
+            .with_tactical(observed > latrunculi_sim::NUM_PLANES)
+            .with_rule_planes(crate::conditioning::rule_values(&cfg.rule_features, ruleset))
     }
 
     /// The same tables with (or without) the simulator's tactical observation planes
     /// (one-move capture threats of both sides, `latrunculi_sim::TACTICAL_PLANES`).
     pub fn with_tactical(self, tactical: bool) -> BoardTables {
         let encoder = self.encoder.with_tactical(tactical);
-        BoardTables { encoder, shape: encoder.shape(), ..self }
+        let [p, h, w] = encoder.shape();
+        BoardTables { encoder, shape: [p + self.rule_planes.len(), h, w], ..self }
+    }
+
+    /// The same tables with these constant rule planes after the encoder's planes.
+    pub fn with_rule_planes(self, rule_planes: Vec<f32>) -> BoardTables {
+        let [p, h, w] = self.encoder.shape();
+        BoardTables { shape: [p + rule_planes.len(), h, w], rule_planes, ..self }
     }
 
     /// The tables of a ruleset's board for a policy head of `kind`; `ply_scale > 0` fixes
@@ -236,6 +251,7 @@ impl BoardTables {
             frame: ActionFrame::new(space),
             policy: PolicyMap::new(kind, space),
             shape: encoder.shape(),
+            rule_planes: Vec::new(),
         }
     }
 
@@ -268,8 +284,19 @@ impl BoardTables {
 
     /// Writes the observation of `pos` into `out` (exactly [`BoardTables::obs_len`] values).
     pub fn write_observation(&self, pos: &Position, out: &mut [f32]) -> Result<(), AzError> {
-        let view = ArrayViewMut3::from_shape(self.shape, out).map_err(|e| AzError::Tensor(e.to_string()))?;
-        self.encoder.write(pos, view).map_err(|e| AzError::Tensor(e.to_string()))
+        let observed = self.encoder.shape();
+        let plane = observed[1] * observed[2];
+        let split = observed[0] * plane;
+        if out.len() != self.obs_len() {
+            return Err(AzError::Tensor(format!("observation buffer of {} values for shape {:?}", out.len(), self.shape)));
+        }
+        let (board, rules) = out.split_at_mut(split);
+        let view = ArrayViewMut3::from_shape(observed, board).map_err(|e| AzError::Tensor(e.to_string()))?;
+        self.encoder.write(pos, view).map_err(|e| AzError::Tensor(e.to_string()))?;
+        for (chunk, &v) in rules.chunks_exact_mut(plane).zip(&self.rule_planes) {
+            chunk.fill(v);
+        }
+        Ok(())
     }
 
     /// The observation of `pos`, as a new vector.

@@ -38,6 +38,22 @@ fn err(path: &Path, message: impl Into<String>) -> AzError {
     AzError::file(path, message.into())
 }
 
+/// The `params_hash` of the first game of the dataset in `dir` (which ruleset its games
+/// were played under).
+pub fn dataset_params_hash(dir: &Path) -> Result<String, AzError> {
+    let games_path = dir.join("games.jsonl");
+    let text = std::fs::read_to_string(&games_path).map_err(|e| {
+        AzError::io(
+            &games_path,
+            "cannot read (a dataset folder holds games.jsonl once `latrunculi dataset` has finished)",
+            e,
+        )
+    })?;
+    let line = text.lines().find(|l| !l.trim().is_empty()).ok_or_else(|| err(&games_path, "the dataset holds no game"))?;
+    let g: GameLine = serde_json::from_str(line).map_err(|e| err(&games_path, format!("line 1: not a game line: {e}")))?;
+    Ok(g.params_hash)
+}
+
 /// Reads the games of the dataset in `dir` as training samples: per game, its winner
 /// (`None`: a draw) and one sample per ply.
 /// Errors name the file and the game, row or move at fault: a dataset of another ruleset

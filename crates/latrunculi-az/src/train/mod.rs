@@ -43,11 +43,11 @@ use latrunculi_rules::{Color, FastRng, Ruleset, splitmix64};
 use serde::{Deserialize, Serialize};
 
 use crate::AzError;
-use crate::checkpoint::{self, CheckpointMeta};
+use crate::checkpoint::{self, CheckpointMeta, FamilyMember};
 use crate::config::TrainConfig;
 use crate::model::{Network, NetworkConfig};
 use crate::search::{BoardTables, SearchConfig};
-use crate::selfplay::{Sample, self_play};
+use crate::selfplay::{Sample, SelfPlayConfig, SelfPlayOutput, self_play};
 
 pub mod buffer;
 pub mod log;
@@ -152,10 +152,13 @@ struct Progress {
     buffer: ReplayBuffer,
 }
 
-/// A run being trained: its configuration, ruleset, network shape and folder.
+/// A run being trained: its configuration, ruleset (the first of its family), network
+/// shape and folder.
 struct Run<'a> {
     cfg: &'a TrainConfig,
     ruleset: &'a Ruleset,
+    /// Every ruleset trained (the first is `ruleset`), with its tables.
+    family: Vec<(&'a Ruleset, BoardTables)>,
     opts: &'a RunOptions,
     net_cfg: NetworkConfig,
     tables: BoardTables,
@@ -167,8 +170,8 @@ struct Run<'a> {
 /// text, `origin` its name. Returns the final run state.
 pub fn run(config_text: &str, origin: &str, out: &Path, opts: &RunOptions) -> Result<RunState, AzError> {
     let cfg = TrainConfig::from_toml_str(config_text, origin)?;
-    let ruleset = cfg.load_ruleset(opts.rules_dir.as_deref())?;
-    let run = Run::open(&cfg, &ruleset, out, opts);
+    let family = cfg.load_family(opts.rules_dir.as_deref())?;
+    let run = Run::open(&cfg, &family, out, opts)?;
     let run_exists = run.check_folder(origin)?;
     let mut progress = if run_exists && run.folder.state.exists() { run.resume()? } else { run.start(config_text)? };
     let started = Instant::now();
@@ -187,12 +190,46 @@ pub fn run(config_text: &str, origin: &str, out: &Path, opts: &RunOptions) -> Re
 
 impl<'a> Run<'a> {
     /// The run of `cfg` in `out`; seeds the training device.
-    fn open(cfg: &'a TrainConfig, ruleset: &'a Ruleset, out: &Path, opts: &'a RunOptions) -> Run<'a> {
-        let net_cfg = cfg.network_config(ruleset);
-        let tables = BoardTables::for_network(ruleset, &net_cfg);
+    fn open(cfg: &'a TrainConfig, members: &'a [Ruleset], out: &Path, opts: &'a RunOptions) -> Result<Run<'a>, AzError> {
+        let net_cfg = cfg.family_network_config(members)?;
+        let family: Vec<(&Ruleset, BoardTables)> =
+            members.iter().map(|r| (r, BoardTables::for_network(r, &net_cfg))).collect();
+        let (ruleset, tables) = family.first().cloned().ok_or_else(|| AzError::Config("no ruleset".into()))?;
         let loss = LossConfig::from_config(cfg);
         crate::device::training().seed(cfg.seed);
-        Run { cfg, ruleset, opts, net_cfg, tables, loss, folder: Folder::new(out) }
+        Ok(Run { cfg, ruleset, family, opts, net_cfg, tables, loss, folder: Folder::new(out) })
+    }
+
+    /// The checkpoint metadata of iteration `it`: the network, the first ruleset, the
+    /// family (when there is more than one ruleset) and the search defaults.
+    fn meta(&self, it: u32) -> CheckpointMeta {
+        let mut meta = CheckpointMeta::new(&self.net_cfg, &self.ruleset.id, self.ruleset.params_hash(), it);
+        meta.search = self.cfg.search_defaults();
+        if self.family.len() > 1 {
+            meta.family = self
+                .family
+                .iter()
+                .map(|(r, _)| FamilyMember { ruleset: r.id.clone(), params_hash: format!("{:016x}", r.params_hash()) })
+                .collect();
+        }
+        meta
+    }
+
+    /// The family member whose rules a dataset's games were played under (its first
+    /// game's `params_hash`); the first ruleset for a run of one (whose loader names any
+    /// mismatch).
+    fn member_of_dataset(&self, dir: &Path) -> Result<&(&'a Ruleset, BoardTables), AzError> {
+        if self.family.len() == 1 {
+            return Ok(&self.family[0]);
+        }
+        let hash = crate::warmstart::dataset_params_hash(dir)?;
+        self.family.iter().find(|(r, _)| format!("{:016x}", r.params_hash()) == hash).ok_or_else(|| {
+            let names: Vec<&str> = self.family.iter().map(|(r, _)| r.id.as_str()).collect();
+            AzError::file(
+                &dir.join("games.jsonl"),
+                format!("its games (parameters {hash}) are of none of the rulesets trained ({})", names.join(", ")),
+            )
+        })
     }
 
     /// A fresh optimizer.
@@ -275,9 +312,7 @@ impl<'a> Run<'a> {
         if !self.cfg.warmstart.datasets.is_empty() {
             self.warm_start(&mut progress)?;
         }
-        let mut meta = CheckpointMeta::new(&self.net_cfg, &self.ruleset.id, self.ruleset.params_hash(), 0);
-        meta.search = self.cfg.search_defaults();
-        checkpoint::save(&f.checkpoint(0), &progress.model.valid(), &meta)?;
+        checkpoint::save(&f.checkpoint(0), &progress.model.valid(), &self.meta(0))?;
         if progress.state.games > 0 {
             // The warm start is the run's iteration 0: commit it, so a resume keeps it.
             self.save_optimizer_and_buffer(&progress, 0)?;
@@ -293,7 +328,8 @@ impl<'a> Run<'a> {
         let started = Instant::now();
         let mut games = Vec::new();
         for dir in &cfg.warmstart.datasets {
-            games.extend(crate::warmstart::load_dataset(Path::new(dir), self.ruleset, &self.tables, cfg)?);
+            let (ruleset, tables) = self.member_of_dataset(Path::new(dir))?;
+            games.extend(crate::warmstart::load_dataset(Path::new(dir), ruleset, tables, cfg)?);
         }
         let mut results = [0u32; 3];
         for (w, _) in &games {
@@ -385,7 +421,7 @@ impl<'a> Run<'a> {
         let sp_cfg = cfg.selfplay_config(it);
         let pb = bar(sp_cfg.games as u64, format!("iteration {it}: self-play"), opts.quiet);
         let inference = progress.model.valid();
-        let sp = self_play(&inference, self.ruleset, &self.tables, &sp_cfg, Some(&pb))?;
+        let sp = self.self_play(&inference, &sp_cfg, &pb)?;
         pb.finish_and_clear();
         let n_games = sp.games.len() as f64;
         let mut wins = [0u32; 2];
@@ -416,9 +452,7 @@ impl<'a> Run<'a> {
         pb.finish_and_clear();
         // Checkpoint, optimizer and buffer (atomic each).
         let inference = progress.model.valid();
-        let mut meta = CheckpointMeta::new(&self.net_cfg, &self.ruleset.id, self.ruleset.params_hash(), it);
-        meta.search = cfg.search_defaults();
-        let bytes = checkpoint::to_bytes(&inference, &meta)?;
+        let bytes = checkpoint::to_bytes(&inference, &self.meta(it))?;
         let ckpt = self.folder.checkpoint(it);
         write_atomic(&ckpt, &bytes).map_err(|e| AzError::io(&ckpt, "cannot write", e))?;
         let latest = out.join("latest.az");
@@ -467,6 +501,36 @@ impl<'a> Run<'a> {
             );
         }
         Ok(())
+    }
+
+    /// Self-play of one iteration: all games on the one ruleset, or for a family, the
+    /// games shared out among its rulesets in turn (the first ruleset gets the
+    /// remainder; each plays with its own seed), their outputs joined.
+    fn self_play(&self, net: &Network, sp_cfg: &SelfPlayConfig, pb: &ProgressBar) -> Result<SelfPlayOutput, AzError> {
+        if self.family.len() == 1 {
+            return self_play(net, self.ruleset, &self.tables, sp_cfg, Some(pb));
+        }
+        let k = self.family.len() as u32;
+        let mut all = SelfPlayOutput { games: Vec::new(), evaluations: 0, batches: 0, positions: 0, seconds: 0.0 };
+        for (i, (ruleset, tables)) in self.family.iter().enumerate() {
+            let games = sp_cfg.games / k + if i == 0 { sp_cfg.games % k } else { 0 };
+            if games == 0 {
+                continue;
+            }
+            let cfg_i = SelfPlayConfig {
+                games,
+                parallel: sp_cfg.parallel.min(games).max(1),
+                seed: if i == 0 { sp_cfg.seed } else { splitmix64(sp_cfg.seed ^ (0xFA31 + i as u64)) },
+                ..*sp_cfg
+            };
+            let out = self_play(net, ruleset, tables, &cfg_i, Some(pb))?;
+            all.games.extend(out.games);
+            all.evaluations += out.evaluations;
+            all.batches += out.batches;
+            all.positions += out.positions;
+            all.seconds += out.seconds;
+        }
+        Ok(all)
     }
 
     /// The network's scores against `random` and `mcts:sims=100` after iteration `it`
