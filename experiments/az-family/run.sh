@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# One network for the XXI family against four separate networks, at equal total compute
+# (README.md here).
+#
+#   bash experiments/az-family/run.sh
+#
+# 1. The four separate networks: experiments/az-all/run.sh on xxi, classical and
+#    single-stone-xxi (their own 10x8 board) and petteia-xxi@10x8 (moved from its 8x8
+#    board to the family's), each within HOUR seconds, teacher games included.
+# 2. The family network (experiments/az-family/family/): the recipe of
+#    experiments/az-all/template.toml with `family = [...]`, warm-started on the four
+#    teacher datasets of step 1, trained for 4 x HOUR less the four teachers' seconds.
+# 3. Evaluation per ruleset, ply cap 200: the family network at 200 visits with the
+#    win-in-one check against alphabeta:depth=3 (eval --sprt 0,100, at most 100 games)
+#    and against the separate network of that ruleset (at most 100 games).
+# Every step resumes; the environment of experiments/az-all/run.sh applies (HOUR,
+# TEACHER_GAMES, ...). Results: experiments/az-family/family/ and table.csv
+# (python3 experiments/az-family/table.py).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bin=${LATRUNCULI:-target/release/latrunculi}
+hour=${HOUR:-3600}
+runs=${RUNS:-runs/az-all}
+all=${ALL:-experiments/az-all}
+out=${OUT:-experiments/az-family}
+eval_games=${EVAL_GAMES:-100}
+template=${TEMPLATE:-experiments/az-all/template.toml}
+members=(xxi classical single-stone-xxi petteia-xxi@10x8)
+cap=200
+
+RUNS=$runs OUT=$all bash experiments/az-all/run.sh "${members[@]}"
+
+mkdir -p "$out/family"
+teacher_s=0
+datasets=""
+for m in "${members[@]}"; do
+  s=$(awk -F, '$1 == "teacher" { t += $2 } END { print t + 0 }' "$all/$m/times.csv")
+  teacher_s=$((teacher_s + s))
+  datasets="$datasets\"$runs/$m/teacher\", "
+done
+limit=$((4 * hour - teacher_s))
+config=$out/family.toml
+sed -e 's|^ruleset = "@RULESET@"|ruleset = "xxi"\nfamily = ["classical", "single-stone-xxi", "petteia-xxi"]\nboard = "10x8"|' \
+  -e "s|^datasets = \[\"@TEACHER@\"\]|datasets = [${datasets%, }]|" -e "s|@TIME_LIMIT@|$limit|" \
+  "$template" > "$config"
+if [[ ! -f $out/family/done ]]; then
+  t0=$SECONDS
+  "$bin" train --config "$config" --out "$out/family" --quiet --resume
+  echo "train,$((SECONDS - t0))" >> "$out/family/times.csv"
+  touch "$out/family/done"
+fi
+
+net="az:model=$out/family/latest.az,sims=200,wincheck=1"
+for m in "${members[@]}"; do
+  for vs in ab3 separate; do
+    case $vs in
+      ab3) opponent=alphabeta:depth=3 ;;
+      separate) opponent="az:model=$all/$m/latest.az,sims=200,wincheck=1" ;;
+    esac
+    name=$out/family/$m-vs-$vs
+    resume=""
+    [[ -f $name-games.csv ]] && resume=--resume
+    "$bin" eval --ruleset "$m" --agent "$net" --vs "$opponent" --games "$eval_games" --seed 1 --ply-cap "$cap" \
+      --sprt 0,100 --out "$name.csv" --games-out "$name-games.csv" $resume
+  done
+done

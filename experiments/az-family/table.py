@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""The table of `experiments/az-family/run.sh`: per ruleset of the XXI family, the family
+network and the separate network against alphabeta:depth=3, and the two head to head.
+
+    python3 experiments/az-family/table.py [FAMILY_FOLDER [SEPARATE_FOLDER]]
+    (defaults: experiments/az-family, experiments/az-all)
+
+Writes FAMILY_FOLDER/table.csv and prints it as Markdown. Columns, each score from the
+first-named network's side with its 95% interval (`latrunculi eval`'s) and games:
+  ruleset                                 the ruleset (petteia-xxi on the family's 10x8 board)
+  family_vs_ab3, _lo, _hi, _games         the family network against alphabeta:depth=3
+  separate_vs_ab3, _lo, _hi, _games       the separate network (experiments/az-all/RULESET)
+  family_vs_separate, _lo, _hi, _games    the family network against the separate one
+Empty cells: not run yet.
+"""
+import csv
+import sys
+from pathlib import Path
+
+MEMBERS = ["xxi", "classical", "single-stone-xxi", "petteia-xxi@10x8"]
+
+
+def last_row(path: Path) -> dict:
+    if not path.is_file():
+        return {}
+    with path.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    return rows[-1] if rows else {}
+
+
+def main() -> None:
+    here = Path(__file__).resolve().parent
+    family = Path(sys.argv[1]) if len(sys.argv) > 1 else here
+    separate = Path(sys.argv[2]) if len(sys.argv) > 2 else here.parent / "az-all"
+    table = []
+    for m in MEMBERS:
+        row = {"ruleset": m}
+        for name, path in [("family_vs_ab3", family / "family" / f"{m}-vs-ab3.csv"),
+                           ("separate_vs_ab3", separate / m / "vs-ab3.csv"),
+                           ("family_vs_separate", family / "family" / f"{m}-vs-separate.csv")]:
+            r = last_row(path)
+            row[name] = r.get("score", "")
+            row[f"{name}_lo"] = r.get("score_lo", "")
+            row[f"{name}_hi"] = r.get("score_hi", "")
+            row[f"{name}_games"] = r.get("games", "")
+        table.append(row)
+    with (family / "table.csv").open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(table[0]))
+        w.writeheader()
+        w.writerows(table)
+    print("| ruleset | family vs ab3 | separate vs ab3 | family vs separate |")
+    print("|---|---|---|---|")
+    for r in table:
+        def cell(n):
+            if not r[n]:
+                return ""
+            return f"{float(r[n]):.2f} [{float(r[n + '_lo']):.2f}, {float(r[n + '_hi']):.2f}] ({r[n + '_games']})"
+        print(f"| {r['ruleset']} | {cell('family_vs_ab3')} | {cell('separate_vs_ab3')} | {cell('family_vs_separate')} |")
+
+
+if __name__ == "__main__":
+    main()
