@@ -14,6 +14,12 @@
 #               alphabeta:depth=3 (eval --sprt 0,100, at most 100 games) and against the
 #               search player at ms=100 (at most 40 games), the training ply cap:
 #               experiments/az-all/RULESET/vs-*.csv and *-games.csv
+#   4. curve    the learning curve: the checkpoints of the warm start, of a quarter and
+#               a half of the training time and the last, each against
+#               alphabeta:depth=3 and the teacher (CURVE_GAMES, 10 games each), and the
+#               teacher against alphabeta:depth=3 (20 games), at the same settings:
+#               experiments/az-all/RULESET/curve/ (python3 experiments/az-all/curve.py
+#               draws the figure). CURVE=0 leaves it out.
 # Wall-clock seconds of steps 1 and 2 go to experiments/az-all/RULESET/times.csv; the
 # table of all rulesets is made by `python3 experiments/az-all/table.py`.
 # Environment: LATRUNCULI (the binary; default target/release/latrunculi), TEACHER_GAMES
@@ -29,6 +35,8 @@ teacher=${TEACHER:-alphabeta:nodes=1000,soft=250,noise=20}
 hour=${HOUR:-3600}
 eval_games=${EVAL_GAMES:-100}
 eval_ms_games=${EVAL_MS_GAMES:-40}
+curve=${CURVE:-1}
+curve_games=${CURVE_GAMES:-10}
 template=${TEMPLATE:-experiments/az-all/template.toml}
 runs=${RUNS:-runs/az-all}
 out=${OUT:-experiments/az-all}
@@ -96,4 +104,33 @@ for r in "${rulesets[@]}"; do
     "$bin" eval --ruleset "$r" --agent "$net" --vs "$opponent" --games "$games" --seed 1 --ply-cap "$cap" \
       --out "$out/$r/vs-$vs.csv" --games-out "$out/$r/vs-$vs-games.csv" "${sprt[@]}" $resume
   done
+
+  [[ $curve == 1 ]] || continue
+  mkdir -p "$out/$r/curve"
+  # The iterations of the curve: 0 (the warm start), the first to pass a quarter and a
+  # half of the run's time, and the last (train_log.csv: iteration, ..., elapsed_s).
+  points=$(python3 - "$out/$r/train_log.csv" <<'PY'
+import csv, sys
+rows = [(int(r["iteration"]), float(r["elapsed_s"] or 0)) for r in csv.DictReader(open(sys.argv[1]))]
+last, end = rows[-1]
+picks = {rows[0][0], last}
+for frac in (0.25, 0.5):
+    picks.add(next(i for i, t in rows if t >= frac * end))
+print(" ".join(str(i) for i in sorted(picks)))
+PY
+)
+  for it in $points; do
+    ckpt=$(printf '%s/%s/checkpoints/iter-%04d.az' "$out" "$r" "$it")
+    name=$(printf '%s/%s/curve/iter-%04d' "$out" "$r" "$it")
+    [[ -f $ckpt ]] || { echo "run.sh: $ckpt is missing (checkpoints are not committed): the curve needs the run's own folder" >&2; break; }
+    resume=""
+    [[ -f $name-games.csv ]] && resume=--resume
+    "$bin" eval --ruleset "$r" --agent "az:model=$ckpt,sims=200,wincheck=1" --vs "alphabeta:depth=3,$teacher" \
+      --games "$curve_games" --seed 1 --ply-cap "$cap" --out "$name.csv" --games-out "$name-games.csv" $resume
+  done
+  name=$out/$r/curve/teacher
+  resume=""
+  [[ -f $name-games.csv ]] && resume=--resume
+  "$bin" eval --ruleset "$r" --agent "$teacher" --vs alphabeta:depth=3 --games $((2 * curve_games)) --seed 1 \
+    --ply-cap "$cap" --out "$name.csv" --games-out "$name-games.csv" $resume
 done
