@@ -179,7 +179,7 @@ fn load_cached(path: &Path) -> Result<(CheckpointMeta, Network), AzError> {
 /// Checks that a network made for `meta`'s board can play `ruleset`'s games.
 pub fn check_board(meta: &CheckpointMeta, ruleset: &Ruleset, what: &str) -> Result<(), AzError> {
     use latrunculi_sim::{NUM_PLANES, NUM_TACTICAL_PLANES};
-    let observed = meta.planes.checked_sub(meta.rule_features.len()).unwrap_or(0);
+    let observed = meta.planes.saturating_sub(meta.rule_features.len());
     if observed != NUM_PLANES && observed != NUM_PLANES + NUM_TACTICAL_PLANES {
         return Err(AzError::Mismatch(format!(
             "{what} reads {} observation planes ({} of them rule planes); this version writes {NUM_PLANES} (or {} with the tactical planes) and one per rule feature",

@@ -87,9 +87,7 @@ pub fn rule_values(features: &[String], ruleset: &Ruleset) -> Vec<f32> {
     features
         .iter()
         .map(|f| {
-            let hit = f
-                .split_once('=')
-                .is_some_and(|(key, value)| entries.iter().any(|(k, v)| k == key && v == value));
+            let hit = f.split_once('=').is_some_and(|(key, value)| entries.iter().any(|(k, v)| k == key && v == value));
             if hit { 1.0 } else { 0.0 }
         })
         .collect()

@@ -288,7 +288,11 @@ impl BoardTables {
         let plane = observed[1] * observed[2];
         let split = observed[0] * plane;
         if out.len() != self.obs_len() {
-            return Err(AzError::Tensor(format!("observation buffer of {} values for shape {:?}", out.len(), self.shape)));
+            return Err(AzError::Tensor(format!(
+                "observation buffer of {} values for shape {:?}",
+                out.len(),
+                self.shape
+            )));
         }
         let (board, rules) = out.split_at_mut(split);
         let view = ArrayViewMut3::from_shape(observed, board).map_err(|e| AzError::Tensor(e.to_string()))?;

@@ -49,8 +49,10 @@ pub fn dataset_params_hash(dir: &Path) -> Result<String, AzError> {
             e,
         )
     })?;
-    let line = text.lines().find(|l| !l.trim().is_empty()).ok_or_else(|| err(&games_path, "the dataset holds no game"))?;
-    let g: GameLine = serde_json::from_str(line).map_err(|e| err(&games_path, format!("line 1: not a game line: {e}")))?;
+    let line =
+        text.lines().find(|l| !l.trim().is_empty()).ok_or_else(|| err(&games_path, "the dataset holds no game"))?;
+    let g: GameLine =
+        serde_json::from_str(line).map_err(|e| err(&games_path, format!("line 1: not a game line: {e}")))?;
     Ok(g.params_hash)
 }
 
@@ -132,9 +134,9 @@ pub fn load_dataset(
             let me = pos.side_to_move();
             let played = tables.relative(mv, me);
             let policy = match &teacher.policy {
-                Some(p) => p.row(row as usize, &legal_moves, |m| tables.relative(m, me), &space).map_err(|m| {
-                    at(format!("game {}, move {} (row {row}): {m}", g.game, row - g.first_sample + 1))
-                })?,
+                Some(p) => p
+                    .row(row as usize, &legal_moves, |m| tables.relative(m, me), &space)
+                    .map_err(|m| at(format!("game {}, move {} (row {row}): {m}", g.game, row - g.first_sample + 1)))?,
                 None => vec![(played, 1.0)],
             };
             let sample = Sample {

@@ -14,10 +14,12 @@ use latrunculi_sim::ActionSpace;
 const XXI_FAMILY: [&str; 3] = ["classical", "single-stone-xxi", "petteia-xxi"];
 
 fn family_config(board: &str) -> TrainConfig {
-    let mut cfg = TrainConfig::default();
-    cfg.ruleset = "xxi".into();
-    cfg.board = board.into();
-    cfg.family = XXI_FAMILY.iter().map(|s| s.to_string()).collect();
+    let mut cfg = TrainConfig {
+        ruleset: "xxi".into(),
+        board: board.into(),
+        family: XXI_FAMILY.iter().map(|s| s.to_string()).collect(),
+        ..TrainConfig::default()
+    };
     cfg.network.policy_head = "spatial".into();
     cfg.network.tactical_planes = true;
     cfg

@@ -121,7 +121,8 @@ impl Default for SearchConfig {
 }
 
 /// The keys of the budgeted `alphabeta` spec, for help texts.
-pub const SEARCH_KEYS: &str = "nodes, ms, depth, tt, qs, pvs, asp, killers, hist, lmr, null, noise, pursuit, eval, soft";
+pub const SEARCH_KEYS: &str =
+    "nodes, ms, depth, tt, qs, pvs, asp, killers, hist, lmr, null, noise, pursuit, eval, soft";
 
 /// The default of `pursuit` (score units, 1,000 a logit, per square).
 pub const DEFAULT_PURSUIT: u32 = 0;
@@ -199,7 +200,11 @@ impl SearchConfig {
             }
         }
         if cfg.nodes.is_none() && cfg.ms.is_none() {
-            return Err(AgentError::MissingKey { agent: NAME.to_string(), key: "nodes", usage: SEARCH_USAGE.to_string() });
+            return Err(AgentError::MissingKey {
+                agent: NAME.to_string(),
+                key: "nodes",
+                usage: SEARCH_USAGE.to_string(),
+            });
         }
         Ok(cfg)
     }

@@ -130,10 +130,7 @@ pub fn sample_of(
     sample.search_value = match agent.last_value() {
         Some(v) if v.is_finite() && (-1.0..=1.0).contains(&v) => Some(v),
         Some(v) => {
-            return Err(ArenaError::Game(format!(
-                "agent '{}' reported a value {v} outside [-1, 1]",
-                agent.spec()
-            )));
+            return Err(ArenaError::Game(format!("agent '{}' reported a value {v} outside [-1, 1]", agent.spec())));
         }
         None => None,
     };

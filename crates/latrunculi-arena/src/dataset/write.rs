@@ -76,8 +76,12 @@ fn shell_word(text: &str) -> String {
 
 /// The command line that makes this dataset (without the binary's path).
 fn command_line(args: &DatasetSpec) -> String {
-    let mut words =
-        vec!["latrunculi".to_string(), "dataset".into(), "--ruleset".into(), shell_word(&args.ruleset.ruleset.to_string())];
+    let mut words = vec![
+        "latrunculi".to_string(),
+        "dataset".into(),
+        "--ruleset".into(),
+        shell_word(&args.ruleset.ruleset.to_string()),
+    ];
     if let Some(b) = &args.ruleset.board {
         words.extend(["--board".into(), b.to_string()]);
     }

@@ -190,7 +190,12 @@ pub fn run(config_text: &str, origin: &str, out: &Path, opts: &RunOptions) -> Re
 
 impl<'a> Run<'a> {
     /// The run of `cfg` in `out`; seeds the training device.
-    fn open(cfg: &'a TrainConfig, members: &'a [Ruleset], out: &Path, opts: &'a RunOptions) -> Result<Run<'a>, AzError> {
+    fn open(
+        cfg: &'a TrainConfig,
+        members: &'a [Ruleset],
+        out: &Path,
+        opts: &'a RunOptions,
+    ) -> Result<Run<'a>, AzError> {
         let net_cfg = cfg.family_network_config(members)?;
         let family: Vec<(&Ruleset, BoardTables)> =
             members.iter().map(|r| (r, BoardTables::for_network(r, &net_cfg))).collect();
