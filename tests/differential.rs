@@ -6,7 +6,9 @@
 //! (default 400) the ply cap of each game.
 
 use latrunculi_reference::RefGame;
-use latrunculi_rules::ruleset::{CaptureEffect, DuxCapture, HopOver, MaterialTie, Placement, SelfImmobilization};
+use latrunculi_rules::ruleset::{
+    Adjudication, CaptureEffect, DuxCapture, HopOver, MaterialTie, Placement, SelfImmobilization,
+};
 use latrunculi_rules::{Color, FastRng, Move, Position, Ruleset, Setup, Square};
 
 fn env_or(name: &str, default: u32) -> u32 {
@@ -60,6 +62,11 @@ fn variants() -> Vec<(String, Ruleset)> {
     r.end.material_tie = MaterialTie::Black;
     r.end.no_capture_limit = 20;
     v.push(("kowalski+material-tie-black+limit-20".into(), r));
+    // Adjudication off: every count (at the limit, or with no legal ply) is a draw.
+    let mut r = b("kowalski");
+    r.end.adjudication = Adjudication::Draw;
+    r.end.no_capture_limit = 20;
+    v.push(("kowalski+adjudication-draw+limit-20".into(), r));
     v.push(("crowded-4x5-step-pass".into(), crowded_pass()));
     // Ludii's Bell: an empty corner is an anvil.
     let mut r = b("bell");

@@ -87,6 +87,7 @@ fn named_values(key: &str) -> Option<&'static [&'static str]> {
         "end.no_capture_result" => &["draw", "material"],
         "end.repetition" => &["off", "draw", "mover-loses", "illegal"],
         "end.material_tie" => &["draw", "white", "black"],
+        "end.adjudication" => &["count", "draw"],
         "first_player" => &["white", "black"],
         _ => return None,
     })

@@ -20,8 +20,8 @@ mod tests;
 use std::collections::BTreeMap;
 
 use latrunculi_rules::ruleset::{
-    DuxMove, HopOver, Immobilization, LimitResult, MaterialTie, NoMoves, Placement, Repetition, SelfImmobilization,
-    SoldierMove,
+    Adjudication, DuxMove, HopOver, Immobilization, LimitResult, MaterialTie, NoMoves, Placement, Repetition,
+    SelfImmobilization, SoldierMove,
 };
 use latrunculi_rules::{Color, Move, MoveKind, Outcome, Piece, PieceKind, Reason, Rules, Ruleset, Square};
 
@@ -711,8 +711,11 @@ impl RefGame {
     }
 
     /// More pieces (on the board plus in hand) wins by `material`; equal is a draw for
-    /// `reason_if_equal`.
+    /// `reason_if_equal`. With `adjudication = "draw"` every count is that draw.
     fn material_outcome(&self, reason_if_equal: Reason) -> Outcome {
+        if self.rules.end.adjudication == Adjudication::Draw {
+            return Outcome { winner: None, reason: reason_if_equal };
+        }
         let count = |c: Color| {
             let (s, d) = self.hand[c.index()];
             self.board.count_pieces(c) + s as u32 + d as u32

@@ -6,7 +6,6 @@
 //! results, see [`super::weights`] and [`super::tune`]), in logits of the side to
 //! move's expected score.
 
-use latrunculi_rules::ruleset::LimitResult;
 use latrunculi_rules::{Color, Move, MoveKind, PieceKind, Position, Square};
 
 /// How many features there are.
@@ -194,7 +193,7 @@ pub fn features(pos: &Position, ours: &[ScoredMove]) -> Features {
     f[idx::SUPPORTED] = supported(pos, me) as f64 - supported(pos, them) as f64;
 
     let end = pos.rules().end;
-    if end.no_capture_limit > 0 && end.no_capture_result == LimitResult::Material && !pos.is_placement_phase() {
+    if end.counts_at_limit() && !pos.is_placement_phase() {
         let share = (pos.plies_since_capture() as f64 / end.no_capture_limit as f64).min(1.0);
         let diff = count.total() as f64 - theirs.total() as f64;
         f[idx::COUNT_RACE] = diff * share;
@@ -351,5 +350,32 @@ mod tests {
             }
         }
         assert!(checked > 100_000, "{checked}");
+    }
+
+    /// The count race is a feature only where the limit is decided by a count: with
+    /// adjudication off (`end.adjudication = "draw"`) the same position has none.
+    #[test]
+    fn the_count_race_is_off_when_the_limit_makes_no_count() {
+        let on = Ruleset::builtin("kowalski").unwrap();
+        let off = on.with_param("end.adjudication", "draw").unwrap();
+        // A random game's first position where one side is ahead in the count some plies
+        // after a capture.
+        let ahead_after_a_quiet_ply = |seed: u64| {
+            let mut rng = FastRng::new(seed);
+            let mut p = Position::new(&on);
+            let mut moves = Vec::new();
+            while !p.is_over() {
+                if piece_totals(&p).0 != piece_totals(&p).1 && p.plies_since_capture() > 0 {
+                    return Some(p);
+                }
+                p.legal_moves(&mut moves);
+                p.play(moves[rng.below(moves.len())]);
+            }
+            None
+        };
+        let p = (0..20).find_map(ahead_after_a_quiet_ply).expect("a lead after a quiet ply in 20 random games");
+        assert_ne!(features_of(&p)[idx::COUNT_RACE], 0.0);
+        let same_without_counts = p.with_rules(off.rules()).unwrap();
+        assert_eq!(features_of(&same_without_counts)[idx::COUNT_RACE], 0.0);
     }
 }

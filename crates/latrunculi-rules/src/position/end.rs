@@ -6,7 +6,13 @@ use super::*;
 impl Position {
     // ----- results -----
 
+    /// The piece count of `no_capture_result` or `no_moves` = `material`; `equal_reason`
+    /// is the reason of the rule that called for it, which a draw carries. With
+    /// `adjudication = "draw"` no count is made: a draw.
     pub(super) fn material_outcome(&self, equal_reason: Reason) -> Outcome {
+        if self.rules.end.adjudication == Adjudication::Draw {
+            return Outcome { winner: None, reason: equal_reason };
+        }
         let total = |c: usize| self.pieces[c] as u32 + self.hand[c][0] as u32 + self.hand[c][1] as u32;
         let (w, b) = (total(0), total(1));
         let winner = match w.cmp(&b) {

@@ -9,8 +9,8 @@
 
 use crate::board::*;
 use crate::ruleset::{
-    CaptureEffect, CornerCapture, DuxCapture, DuxMove, HopOver, Immobilization, LimitResult, MaterialTie, NoMoves,
-    Placement, Repetition, Rules, Ruleset, SelfImmobilization, SoldierMove,
+    Adjudication, CaptureEffect, CornerCapture, DuxCapture, DuxMove, HopOver, Immobilization, LimitResult, MaterialTie,
+    NoMoves, Placement, Repetition, Rules, Ruleset, SelfImmobilization, SoldierMove,
 };
 use crate::setup::Setup;
 use crate::types::{Color, MAX_SIDE, Move, MoveKind, Outcome, Piece, PieceKind, Reason, Square};

@@ -189,6 +189,86 @@ fn a_level_material_count_goes_where_material_tie_says() {
     assert_eq!(back.end.material_tie, MaterialTie::Black);
 }
 
+/// The rulesets whose end rules decide games by a piece count.
+const COUNTING_RULESETS: [&str; 7] =
+    ["kowalski", "common", "back-rank", "ludii-bell-8x7", "ludii-bell-8x8", "ludii-piso", "ludii-seneca"];
+
+#[test]
+fn adjudication_off_is_a_parameter_that_leaves_the_builtin_rulesets_as_they_were() {
+    for rs in Ruleset::all_builtin() {
+        assert_eq!(rs.end.adjudication, Adjudication::Count, "{}", rs.id);
+        assert!(!rs.to_toml().contains("adjudication"), "{}: the canonical TOML (params_hash) changed", rs.id);
+        assert_eq!(rs.end.adjudicates(), COUNTING_RULESETS.contains(&rs.id.as_str()), "{}", rs.id);
+    }
+    let on = Ruleset::builtin("kowalski").unwrap();
+    let off = on.with_param("end.adjudication", "draw").unwrap();
+    assert_eq!(off.end.adjudication, Adjudication::Draw);
+    assert!(off.to_toml().contains("adjudication = \"draw\""));
+    assert_ne!(off.params_hash(), on.params_hash());
+    assert_eq!(Ruleset::from_toml_str(&off.to_toml(), "off.toml").unwrap(), off);
+    assert!(!off.end.adjudicates() && !off.end.counts_at_limit() && !off.end.counts_at_no_moves());
+    assert!(on.end.counts_at_limit() && on.end.counts_at_no_moves());
+    assert!(on.with_param("end.adjudication", "never").is_err());
+}
+
+/// A 4x5 board of stepping soldiers, 8 White against 7 Black, that capture nothing and
+/// may not repeat a position: sides get stuck, and then the piece count decides
+/// (`no_moves = "material"`), which random play on the built-in rulesets rarely reaches.
+fn crowded_count_rules() -> Ruleset {
+    Ruleset::from_toml_str(
+        "id = \"crowded-count\"\nname = \"t\"\nsource = \"test\"\nwidth = 4\nheight = 5\n\
+         [setup]\nlayout = \"squares\"\nwhite = [\"a1\", \"b1\", \"c1\", \"d1\", \"a2\", \"b2\", \"c2\", \"d2\"]\n\
+         black = [\"a5\", \"b5\", \"c5\", \"d5\", \"a4\", \"b4\", \"c4\"]\n\
+         [movement]\nsoldier = \"step\"\n[capture]\ncustodial = false\ncorner = \"none\"\n\
+         [end]\ndux_immobilized = \"off\"\nself_immobilization = \"allowed\"\nno_moves = \"material\"\n\
+         lose_at_soldiers = -1\nrepetition = \"illegal\"\nrepetition_count = 2\n",
+        "crowded-count.toml",
+    )
+    .unwrap()
+}
+
+#[test]
+fn adjudication_off_turns_every_count_win_into_a_draw_and_changes_nothing_else() {
+    // Random games of each counting ruleset with and without adjudication, from the same
+    // seeds: the same moves and effects at every ply, the same last ply, the same outcome,
+    // except that a win by count is a draw with the reason of the rule that counted.
+    let (mut at_limit, mut at_no_moves) = (0, 0);
+    let rulesets = COUNTING_RULESETS.iter().map(|id| Ruleset::builtin(id).unwrap()).chain([crowded_count_rules()]);
+    for on in rulesets {
+        let id = on.id.as_str();
+        let off = on.with_param("end.adjudication", "draw").unwrap();
+        for seed in 0..16 {
+            let (mut a, mut b) = (Position::new(&on), Position::new(&off));
+            a.set_ply_cap(400);
+            b.set_ply_cap(400);
+            let mut rng = crate::FastRng::new(seed);
+            let (mut moves_a, mut moves_b) = (Vec::new(), Vec::new());
+            while !a.is_over() {
+                assert!(!b.is_over(), "{id} seed {seed}: ended early at ply {}", b.ply());
+                a.legal_moves(&mut moves_a);
+                b.legal_moves(&mut moves_b);
+                assert_eq!(moves_a, moves_b, "{id} seed {seed} ply {}", a.ply());
+                let mv = moves_a[rng.below(moves_a.len())];
+                assert_eq!(a.play(mv), b.play(mv), "{id} seed {seed} ply {}", a.ply());
+                assert_eq!(a.to_setup(), b.to_setup(), "{id} seed {seed} ply {}", a.ply());
+            }
+            assert!(b.is_over() && b.ply() == a.ply(), "{id} seed {seed}: the game without counts went on");
+            let (counted, drawn) = (a.outcome().unwrap(), b.outcome().unwrap());
+            if counted.reason == Reason::Material {
+                let by_limit = on.end.counts_at_limit() && a.plies_since_capture() >= on.end.no_capture_limit;
+                let reason = if by_limit { Reason::NoCaptureLimit } else { Reason::Stalemate };
+                *(if by_limit { &mut at_limit } else { &mut at_no_moves }) += 1;
+                assert!(counted.winner.is_some(), "{id} seed {seed}");
+                assert_eq!(drawn, Outcome { winner: None, reason }, "{id} seed {seed}");
+            } else {
+                assert_eq!(counted, drawn, "{id} seed {seed}");
+            }
+        }
+    }
+    // Both counts happened, so both were turned into draws.
+    assert!(at_limit > 0 && at_no_moves > 0, "count wins at the limit {at_limit}, with no legal ply {at_no_moves}");
+}
+
 #[test]
 fn hands_larger_than_the_rulesets_are_refused() {
     // Found by fuzzing: a setup with seven Duxes in hand used to be accepted and

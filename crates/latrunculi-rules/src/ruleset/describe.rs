@@ -125,6 +125,7 @@ impl Ruleset {
                     Some(v) => v.to_string(),
                     None if field_ty == "bool" => "false".to_string(),
                     None if field_ty == "MaterialTie" => "\"draw\"".to_string(),
+                    None if field_ty == "Adjudication" => "\"count\"".to_string(),
                     None => continue,
                 };
                 let plain = value.trim_matches('"');

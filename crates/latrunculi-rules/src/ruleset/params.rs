@@ -290,6 +290,27 @@ impl MaterialTie {
     }
 }
 
+/// Whether a piece count ends a game with a win (see [`End::adjudication`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Adjudication {
+    /// The count decides: more pieces wins (`material`), a level count goes where
+    /// `material_tie` says.
+    #[default]
+    Count,
+    /// No count is made: the game is drawn, with the reason of the rule that called for
+    /// the count (`no-capture-limit` or `stalemate`).
+    Draw,
+}
+
+impl Adjudication {
+    /// Whether this is the default (`count`), which the canonical TOML leaves out so that
+    /// rulesets written before the parameter keep their `params_hash`.
+    pub fn is_count(&self) -> bool {
+        *self == Adjudication::Count
+    }
+}
+
 /// What the no-capture limit leads to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -358,6 +379,32 @@ pub struct End {
     /// (Ludii's Bell). Default false.
     #[serde(skip_serializing_if = "is_false")]
     pub bare_counts_dux: bool,
+    /// What the piece counts of `no_capture_result = "material"` and `no_moves =
+    /// "material"` decide: `count` (default) the count decides; `draw` turns every such
+    /// count into a draw (adjudication off), `material_tie` then playing no part. No
+    /// other end rule changes.
+    #[serde(skip_serializing_if = "Adjudication::is_count")]
+    pub adjudication: Adjudication,
+}
+
+impl End {
+    /// Whether reaching the no-capture limit makes a piece count decide the game (a limit,
+    /// `no_capture_result = "material"`, `adjudication = "count"`).
+    pub fn counts_at_limit(&self) -> bool {
+        self.no_capture_limit > 0 && self.no_capture_result == LimitResult::Material && self.adjudication.is_count()
+    }
+
+    /// Whether a side to move without a legal ply makes a piece count decide the game
+    /// (`no_moves = "material"`, `adjudication = "count"`).
+    pub fn counts_at_no_moves(&self) -> bool {
+        self.no_moves == NoMoves::Material && self.adjudication.is_count()
+    }
+
+    /// Whether some end rule of these parameters decides a game by a piece count
+    /// (reason `material`): [`End::counts_at_limit`] or [`End::counts_at_no_moves`].
+    pub fn adjudicates(&self) -> bool {
+        self.counts_at_limit() || self.counts_at_no_moves()
+    }
 }
 
 impl Default for End {
@@ -376,6 +423,7 @@ impl Default for End {
             stalemate_before_bare: false,
             material_tie: MaterialTie::Draw,
             bare_counts_dux: false,
+            adjudication: Adjudication::Count,
         }
     }
 }
