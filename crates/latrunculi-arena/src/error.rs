@@ -259,6 +259,9 @@ pub enum ArenaError {
         #[source]
         source: Box<ArenaError>,
     },
+    /// A cell whose verdict cannot be given (see [`crate::verdict`]).
+    #[error(transparent)]
+    Verdict(#[from] crate::verdict::VerdictError),
     /// A CSV row that cannot be written or read.
     #[error("CSV: {0}")]
     Csv(#[from] csv::Error),

@@ -22,6 +22,8 @@
 //! - [`metrics`]: game-design metrics of recorded games;
 //! - [`sensitivity`]: the experiment file of a rule-sensitivity study;
 //! - [`tune`]: evaluation weights of the search player fitted from recorded games;
+//! - [`verdict`]: every game split by how it ended (won by play, by a piece count, drawn),
+//!   cells with 95% intervals and the verdict of a ruleset at strong play;
 //! - [`svg`]: SVG pictures of positions;
 //! - [`io`]: atomic writing of result files.
 //!
@@ -44,5 +46,6 @@ pub mod stats;
 pub mod survey;
 pub mod svg;
 pub mod tune;
+pub mod verdict;
 
 pub use error::{ArenaError, Setting};
