@@ -18,16 +18,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent / "study"))
 from xxi_claim import newcombe  # noqa: E402  (one implementation of the difference's interval)
 
-# The DLP's trials per ruleset.
-DLP_TRIALS = 30
+# The draws the DLP publishes for these rulesets, in its trials (30 each): one file, which
+# `latrunculi verdicts --dlp` reads too.
+DLP_FILE = Path(__file__).resolve().parent / "ludii" / "dlp.csv"
 
-# Draw rates the DLP publishes for these rulesets (30 trials each).
-DLP_DRAW = {
-    "ludii-kowalski-8x12": 1.00,
-    "ludii-schadler-1994": 1.00,
-    "ludii-falkener": 0.90,
-    "ludii-bell-8x8": 0.00,
-}
+
+def dlp_figures():
+    """{ruleset: (draws, trials)} from DLP_FILE."""
+    with DLP_FILE.open(newline="") as f:
+        return {r["ruleset"]: (int(r["draws"]), int(r["trials"])) for r in csv.DictReader(f)}
 
 
 def signed(x: float) -> str:
@@ -51,14 +50,16 @@ def main():
     print("| ruleset | pairing | games | draw rate | decisive | mean plies | DLP draw rate (30 trials) "
           "| ours − DLP [95% CI] |")
     print("|---|---|---:|---|---|---|---|---|")
+    figures = dlp_figures()
     for r in rows:
-        dlp = DLP_DRAW.get(r["ruleset"])
+        dlp = figures.get(r["ruleset"])
         dlp_text = diff_text = ""
         if dlp is not None:
-            dlp_text = f"{dlp:.2f}"
+            dlp_draws, dlp_trials = dlp
+            dlp_text = f"{dlp_draws / dlp_trials:.2f}"
             n = int(r["games"])
             draws = round(float(r["draw"]) * n)
-            d, lo, hi = newcombe(draws, n, round(dlp * DLP_TRIALS), DLP_TRIALS)
+            d, lo, hi = newcombe(draws, n, dlp_draws, dlp_trials)
             diff_text = f"{signed(d)} [{signed(lo)}, {signed(hi)}]" + (" resolved" if lo > 0 or hi < 0 else "")
         print(
             f"| {r['ruleset']} | {r['pairing']} | {r['games']} | {interval(r, 'draw')} | "
