@@ -24,6 +24,7 @@ mod serve;
 mod survey;
 mod train;
 mod tune_eval;
+mod verdicts;
 
 /// Ludus Latrunculorum research toolkit.
 #[derive(Parser, Debug)]
@@ -65,6 +66,8 @@ enum Command {
     TuneEval(tune_eval::TuneEvalArgs),
     /// Play and study games in the browser: a local web app (http://127.0.0.1:8080/).
     Serve(serve::ServeArgs),
+    /// Games split by how they ended (play, count, draw) per cell with 95% intervals, and a verdict per ruleset.
+    Verdicts(verdicts::VerdictsArgs),
 }
 
 /// Options shared by commands that take a ruleset.
@@ -195,6 +198,7 @@ fn main() -> ExitCode {
         Command::Metrics(a) => metrics::run(&a),
         Command::Sensitivity(a) => sensitivity::run(&a),
         Command::TuneEval(a) => tune_eval::run(&a),
+        Command::Verdicts(a) => verdicts::run(&a),
         Command::Serve(a) => {
             #[cfg(unix)]
             ignore_closed_pipe();

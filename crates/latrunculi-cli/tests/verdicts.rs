@@ -1,0 +1,208 @@
+//! End-to-end tests of `latrunculi verdicts` through the binary: games played by `play`
+//! with and without adjudication, hand-made cells giving verdicts, and bad input.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn latrunculi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_latrunculi")).args(args).output().expect("the binary runs")
+}
+
+/// A fresh, empty scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("verdicts-tests").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// A CSV file as one map of column to value per row.
+fn read_csv(path: &Path) -> Vec<HashMap<String, String>> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<String> = lines.next().unwrap().split(',').map(str::to_string).collect();
+    lines
+        .map(|l| {
+            let fields: Vec<&str> = l.split(',').collect();
+            assert_eq!(fields.len(), header.len(), "{l}");
+            header.iter().cloned().zip(fields.iter().map(|f| f.to_string())).collect()
+        })
+        .collect()
+}
+
+/// `games` random self-play games of `ruleset` written to `out` by `latrunculi play`.
+fn play_random(ruleset: &str, games: &str, out: &Path) {
+    let o = latrunculi(&[
+        "play",
+        "-r",
+        ruleset,
+        "--white",
+        "random",
+        "--black",
+        "random",
+        "--games",
+        games,
+        "--seed",
+        "3",
+        "--swap",
+        "--ply-cap",
+        "300",
+        "--out",
+        p(out),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn played_games_are_split_and_adjudication_off_draws_every_count() {
+    let dir = scratch("played");
+    let (counted, off) = (dir.join("counted.csv"), dir.join("off.csv"));
+    play_random("kowalski", "12", &counted);
+    play_random("kowalski+end.adjudication=draw", "12", &off);
+    let out = dir.join("verdicts.csv");
+    let o = latrunculi(&["verdicts", "--games", p(&counted), p(&off), "--out", p(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("kowalski+end.adjudication=draw"));
+    let games = read_csv(&counted);
+    let material = games.iter().filter(|g| g["reason"] == "material").count();
+    let drawn = games.iter().filter(|g| g["winner"] == "draw").count();
+    assert!(material > 0, "the random games reached no count: the test tests nothing");
+    let rows = read_csv(&out);
+    assert_eq!(rows.len(), 2);
+    let (a, b) = (&rows[0], &rows[1]);
+    assert_eq!((a["ruleset"].as_str(), a["player"].as_str(), a["budget"].as_str()), ("kowalski", "random", ""));
+    assert_eq!(b["ruleset"], "kowalski+end.adjudication=draw");
+    let n = |r: &HashMap<String, String>, c: &str| r[c].parse::<u64>().unwrap();
+    assert_eq!((n(a, "games"), n(a, "adjudicated"), n(a, "draws")), (12, material as u64, drawn as u64));
+    assert_eq!(n(a, "won_by_play") + n(a, "adjudicated") + n(a, "draws"), 12);
+    // The same games without counts: every count win is a draw, nothing else changed.
+    assert_eq!((n(b, "games"), n(b, "adjudicated"), n(b, "draws")), (12, 0, (drawn + material) as u64));
+    assert_eq!(n(b, "won_by_play"), n(a, "won_by_play"));
+    // Kowalski's limit draws are level counts; without counts they are plain limit draws.
+    assert_eq!(n(b, "draws_no_capture_limit") + n(b, "draws_no_moves"), n(a, "draws_level_count") + material as u64);
+    assert_eq!((n(a, "draws_no_capture_limit"), n(b, "draws_level_count")), (0, 0));
+    assert_eq!(n(b, "draws_ply_cap"), n(a, "draws_ply_cap"));
+    // A self-play player without a budget gets the level verdict alone.
+    assert!(["drawish", "decisive", "balanced"].contains(&a["verdict"].as_str()), "{a:?}");
+    assert_eq!(a["compared_with"], "");
+}
+
+#[test]
+fn hand_made_cells_get_the_verdict_of_the_stated_rule() {
+    let dir = scratch("hand-made");
+    // The params_hash of both rulesets, from a game of each.
+    let (one, one_off) = (dir.join("one.csv"), dir.join("one-off.csv"));
+    play_random("kowalski", "1", &one);
+    play_random("kowalski+end.adjudication=draw", "1", &one_off);
+    let hash = |path: &Path| read_csv(path)[0]["params_hash"].clone();
+    let (h, h_off) = (hash(&one), hash(&one_off));
+    let header = "ruleset,params_hash,game,seed,white,black,winner,reason,plies";
+    let mut lines = vec![header.to_string()];
+    let mut add = |label: &str, hash: &str, spec: &str, n: u32, end: &dyn Fn(u32) -> (&'static str, &'static str)| {
+        for g in 0..n {
+            let (winner, reason) = end(g);
+            lines.push(format!("{label},{hash},{g},{g},{spec},{spec},{winner},{reason},100"));
+        }
+    };
+    let (weak, strong) = ("alphabeta:nodes=2500", "alphabeta:nodes=10000");
+    // kowalski: 10 of 40 draws, then 45 of 50: unsettled.
+    add("kowalski", &h, weak, 40, &|g| if g % 4 == 0 { ("draw", "ply-cap") } else { ("white", "material") });
+    add("kowalski", &h, strong, 50, &|g| if g < 45 { ("draw", "no-capture-limit") } else { ("black", "immobilized") });
+    // Without counts: 48 of 50, then 50 of 50: drawish.
+    add("kowalski+end.adjudication=draw", &h_off, weak, 50, &|g| {
+        if g < 48 { ("draw", "no-capture-limit") } else { ("white", "dux-captured") }
+    });
+    add("kowalski+end.adjudication=draw", &h_off, strong, 50, &|_| ("draw", "ply-cap"));
+    let games = dir.join("games.csv");
+    std::fs::write(&games, lines.join("\n") + "\n").unwrap();
+    let dlp = dir.join("dlp.csv");
+    std::fs::write(&dlp, "ruleset,draws,trials\nkowalski,27,30\n").unwrap();
+    let out = dir.join("out/verdicts.csv");
+    let o = latrunculi(&["verdicts", "--games", p(&games), "--dlp", p(&dlp), "--out", p(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = read_csv(&out);
+    let found: Vec<(&str, &str, &str, &str)> = rows
+        .iter()
+        .map(|r| (r["ruleset"].as_str(), r["budget"].as_str(), r["verdict"].as_str(), r["compared_with"].as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("kowalski", "nodes=2500", "", ""),
+            ("kowalski", "nodes=10000", "unsettled", "nodes=2500"),
+            ("kowalski+end.adjudication=draw", "nodes=2500", "", ""),
+            ("kowalski+end.adjudication=draw", "nodes=10000", "drawish", "nodes=2500"),
+        ]
+    );
+    assert!(rows.iter().all(|r| r["player"] == "alphabeta"));
+    let k = &rows[0];
+    assert_eq!(
+        (k["draw_rate"].as_str(), k["adjudicated_rate"].as_str(), k["won_by_play_rate"].as_str()),
+        ("0.2500", "0.7500", "0.0000")
+    );
+    let lo: f64 = k["draw_lo"].parse().unwrap();
+    let hi: f64 = k["draw_hi"].parse().unwrap();
+    assert!(0.1 < lo && lo < 0.25 && 0.25 < hi && hi < 0.45, "{lo} {hi}");
+    assert_eq!((rows[1]["dlp_draw_rate"].as_str(), rows[1]["dlp_trials"].as_str()), ("0.9000", "30"));
+    assert_eq!((rows[1]["draws_level_count"].as_str(), rows[3]["draws_ply_cap"].as_str()), ("45", "50"));
+    assert_eq!(rows[3]["dlp_draw_rate"], "");
+}
+
+#[test]
+fn bad_input_is_an_error_naming_file_and_line_never_a_panic() {
+    let dir = scratch("bad");
+    let one = dir.join("one.csv");
+    play_random("kowalski", "2", &one);
+    let text = std::fs::read_to_string(&one).unwrap();
+    let cases: [(&str, String, &str); 4] = [
+        ("no-reason.csv", text.replacen(",reason,", ",why,", 1), "line 1: no column 'reason'"),
+        (
+            "unknown-reason.csv",
+            {
+                let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+                let fields: Vec<&str> = lines[2].split(',').collect();
+                let bad = lines[2].replacen(&format!(",{},", fields[7]), ",resigned,", 1);
+                lines[2] = bad;
+                lines.join("\n") + "\n"
+            },
+            "line 3: unknown result reason 'resigned'",
+        ),
+        ("not-csv.csv", format!("{text}{{\"json\": true}}\n"), "line 4: not a CSV row"),
+        ("empty.csv", String::new(), "empty.csv"),
+    ];
+    for (name, contents, want) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, contents).unwrap();
+        let o = latrunculi(&["verdicts", "--games", p(&path), "--out", p(&dir.join("v.csv"))]);
+        assert_eq!(o.status.code(), Some(2), "{name}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(e.contains(name) && e.contains(want), "{name}: {e}");
+        assert!(!e.contains("panicked"), "{e}");
+    }
+    assert!(!dir.join("v.csv").exists(), "nothing written on an error");
+    // The help documents the rule and every column.
+    let o = latrunculi(&["verdicts", "--help"]);
+    let help = String::from_utf8_lossy(&o.stdout);
+    for word in [
+        "unsettled",
+        "drawish",
+        "draw_lo",
+        "won_by_play_hi",
+        "adjudicated_rate",
+        "compared_with",
+        "dlp_trials",
+        "draws_ply_cap",
+        "nodes, ms, sims, depth",
+    ] {
+        assert!(help.contains(word), "{word} missing from the help:\n{help}");
+    }
+}
