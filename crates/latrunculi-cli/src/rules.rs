@@ -17,6 +17,10 @@ pub struct RulesArgs {
     /// Also print every parameter of each ruleset as TOML.
     #[arg(long)]
     pub verbose: bool,
+    /// Only the rulesets that decide games by a piece count (`end.no_capture_result` or
+    /// `end.no_moves` = "material"): those that `+end.adjudication=draw` changes.
+    #[arg(long)]
+    pub adjudicating: bool,
 }
 
 /// Arguments of `latrunculi show`.
@@ -124,7 +128,10 @@ pub fn pieces_text(rs: &Ruleset) -> String {
 
 /// Runs `latrunculi rules`.
 pub fn run_rules(args: &RulesArgs) -> anyhow::Result<ExitCode> {
-    let all = Ruleset::all_builtin();
+    let mut all = Ruleset::all_builtin();
+    if args.adjudicating {
+        all.retain(|rs| rs.end.adjudicates());
+    }
     let w = all.iter().map(|r| r.id.len()).max().unwrap_or(2);
     println!("{:<w$} {:<7} {:<12} source", "id", "board", "pieces");
     for rs in all {

@@ -206,3 +206,36 @@ fn bad_input_is_an_error_naming_file_and_line_never_a_panic() {
         assert!(help.contains(word), "{word} missing from the help:\n{help}");
     }
 }
+
+#[test]
+fn rules_adjudicating_lists_the_rulesets_whose_end_rules_count_pieces() {
+    let o = latrunculi(&["rules", "--adjudicating"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let listed: Vec<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .map(String::from)
+        .collect();
+    // Every ruleset's parameters, from `rules --verbose`: it counts where no_moves is
+    // "material", or no_capture_result is "material" with a limit.
+    let o = latrunculi(&["rules", "--verbose"]);
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    let mut counting = Vec::new();
+    for part in text.split("\nid = \"").skip(1) {
+        let id = part.split('"').next().unwrap().to_string();
+        let value = |key: &str| {
+            part.lines()
+                .find_map(|l| l.strip_prefix(&format!("{key} = ")))
+                .unwrap_or_default()
+                .trim_matches('"')
+                .to_string()
+        };
+        let limit: u32 = value("no_capture_limit").parse().unwrap();
+        if value("no_moves") == "material" || (value("no_capture_result") == "material" && limit > 0) {
+            counting.push(id);
+        }
+    }
+    assert!(counting.contains(&"kowalski".to_string()) && counting.contains(&"ludii-piso".to_string()), "{counting:?}");
+    assert_eq!(listed, counting);
+}
