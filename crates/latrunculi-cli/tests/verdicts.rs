@@ -239,3 +239,44 @@ fn rules_adjudicating_lists_the_rulesets_whose_end_rules_count_pieces() {
     assert!(counting.contains(&"kowalski".to_string()) && counting.contains(&"ludii-piso".to_string()), "{counting:?}");
     assert_eq!(listed, counting);
 }
+
+/// `experiments/verdicts/run.sh` end to end on two rulesets at tiny budgets, in two
+/// shards and a merge: both surveys, the adjudication-off rerun of the ruleset that counts
+/// pieces, and verdicts.csv.
+#[test]
+fn the_experiment_script_runs_in_shards_and_merges_into_verdicts() {
+    let dir = scratch("run-sh");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let run = |args: &[&str]| {
+        let o = Command::new("bash")
+            .arg(root.join("experiments/verdicts/run.sh"))
+            .args(args)
+            .env("LATRUNCULI", env!("CARGO_BIN_EXE_latrunculi"))
+            .env("OUT", &dir)
+            .env("RULESETS", "xxi ludii-bell-8x7")
+            .env("WEAK", "1")
+            .env("STRONG", "4")
+            .output()
+            .expect("bash runs");
+        assert!(o.status.success(), "run.sh {args:?}: {}", stderr(&o));
+    };
+    run(&["0/2"]);
+    run(&["1/2"]);
+    assert!(!dir.join("verdicts.csv").exists(), "no verdicts before the merge");
+    run(&["merge", "2"]);
+    let off = std::fs::read_to_string(dir.join("adjudication-off.toml")).unwrap();
+    assert!(off.contains(r#"rulesets = ["ludii-bell-8x7+end.adjudication=draw"]"#), "{off}");
+    let rows = read_csv(&dir.join("verdicts.csv"));
+    let found: Vec<(&str, &str, &str)> =
+        rows.iter().map(|r| (r["ruleset"].as_str(), r["budget"].as_str(), r["verdict"].as_str())).collect();
+    assert_eq!(found.len(), 5, "{found:?}");
+    assert_eq!(&found[..2], [("xxi", "nodes=1", ""), ("xxi", "nodes=4", found[1].2)]);
+    assert_eq!(found[4].0, "ludii-bell-8x7+end.adjudication=draw");
+    // Every cell has at least the first 50 games, and nothing was adjudicated without counts.
+    assert!(rows.iter().all(|r| r["games"].parse::<u32>().unwrap() >= 50), "{rows:?}");
+    assert_eq!(rows[4]["adjudicated"], "0");
+    // The two surveys' merged files are what verdicts read.
+    for s in ["selfplay", "adjudication-off"] {
+        assert!(dir.join(s).join("summary.csv").is_file(), "{s}");
+    }
+}

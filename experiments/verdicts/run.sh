@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# The verdicts at strong play (experiments/verdicts/README.md). Resumable: rerun the same
+# command after an interruption; every survey continues what its folder holds.
+#
+#   bash experiments/verdicts/run.sh [SHARD/SHARDS]   play (all, or one shard), then verdicts.csv
+#   bash experiments/verdicts/run.sh merge SHARDS     merge the SHARDS finished shards, then verdicts.csv
+#   bash experiments/verdicts/run.sh configs          only write the two experiment files
+#   bash experiments/verdicts/run.sh verdicts         only verdicts.csv, from the games played so far
+#
+# Two surveys (latrunculi survey, adaptive cells: 50 games, then 50 more until the draw
+# rate's 95% interval is at most +-0.05 wide, at most 400; seed 1, ply cap 1000):
+#   selfplay/          alphabeta:nodes=$WEAK and alphabeta:nodes=$STRONG, each in self-play,
+#                      on every built-in ruleset (`latrunculi rules`)
+#   adjudication-off/  alphabeta:nodes=$STRONG in self-play on every ruleset that decides
+#                      games by a piece count (`latrunculi rules --adjudicating`), with
+#                      adjudication off (ID+end.adjudication=draw)
+# then `latrunculi verdicts` over both games.csv files -> verdicts.csv.
+#
+# SHARD/SHARDS (e.g. 3/16, SHARD from 0) plays every SHARDS-th cell of each survey from the
+# SHARD-th (`latrunculi survey --shard SHARD+1/SHARDS`) into selfplay-shard-K/ and
+# adjudication-off-shard-K/ (K = SHARD+1), so that a cluster or a many-core machine runs the
+# shards side by side; `run.sh merge SHARDS` then merges them into selfplay/ and
+# adjudication-off/ (byte for byte the files of one unsharded run) and writes verdicts.csv.
+#
+# Environment: WEAK and STRONG, the node budgets (default 2500 and 10000, 4x apart);
+# RULESETS, the rulesets (default: every built-in one); OUT, the folder (default
+# experiments/verdicts); LATRUNCULI, the binary (default target/release/latrunculi);
+# RAYON_NUM_THREADS, the threads a survey plays on (default: every core).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bin=${LATRUNCULI:-target/release/latrunculi}
+out=${OUT:-experiments/verdicts}
+weak=alphabeta:nodes=${WEAK:-2500}
+strong=alphabeta:nodes=${STRONG:-10000}
+usage="usage: run.sh [SHARD/SHARDS] | merge SHARDS | configs | verdicts"
+
+all_rulesets=${RULESETS:-$("$bin" rules | awk 'NR>1 {print $1}')}
+counting=$("$bin" rules --adjudicating | awk 'NR>1 {print $1}')
+# The rulesets of this run that decide games by a piece count.
+adjudicating=()
+for r in $all_rulesets; do
+  if grep -qx -- "$r" <<< "$counting"; then adjudicating+=("$r"); fi
+done
+
+toml_list() { # items... -> ["a", "b"]
+  local first=1 item
+  printf '['
+  for item in "$@"; do
+    (( first )) || printf ', '
+    printf '"%s"' "$item"
+    first=0
+  done
+  printf ']'
+}
+
+# experiment_file NAME RULESETS PAIRINGS: the adaptive survey of experiments/verdicts/README.md.
+experiment_file() {
+  cat > "$out/$1.toml" <<EOF
+# Written by experiments/verdicts/run.sh (WEAK=${WEAK:-2500}, STRONG=${STRONG:-10000}); see
+# experiments/verdicts/README.md. Adaptive cells: 50 games, then 50 more until the draw
+# rate's 95% interval is at most +-0.05 wide, at most 400.
+rulesets = $2
+pairings = $3
+games = 400
+min_games = 50
+batch = 50
+half_width = 0.05
+seed = 1
+swap = true
+ply_cap = 1000
+out = "$out/$1"
+EOF
+}
+
+configs() {
+  mkdir -p "$out"
+  # shellcheck disable=SC2086
+  experiment_file selfplay "$(toml_list $all_rulesets)" "[[\"$weak\", \"$weak\"], [\"$strong\", \"$strong\"]]"
+  local off=()
+  for r in "${adjudicating[@]}"; do off+=("$r+end.adjudication=draw"); done
+  if (( ${#off[@]} > 0 )); then
+    experiment_file adjudication-off "$(toml_list "${off[@]}")" "[[\"$strong\", \"$strong\"]]"
+  else
+    rm -f "$out/adjudication-off.toml"
+  fi
+}
+
+# The surveys of this run: selfplay, and adjudication-off where a ruleset counts pieces.
+surveys() {
+  echo selfplay
+  if (( ${#adjudicating[@]} > 0 )); then echo adjudication-off; fi
+}
+
+verdicts() {
+  local games=()
+  for s in selfplay adjudication-off; do
+    [[ -s $out/$s/games.csv ]] && games+=("$out/$s/games.csv")
+  done
+  if (( ${#games[@]} == 0 )); then
+    echo "no games yet in $out/selfplay or $out/adjudication-off" >&2
+    exit 1
+  fi
+  "$bin" verdicts --games "${games[@]}" --dlp experiments/ludii/dlp.csv --out "$out/verdicts.csv"
+}
+
+case ${1:-0/1} in
+  configs)
+    configs ;;
+  verdicts)
+    verdicts ;;
+  merge)
+    n=${2:?$usage}
+    [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "$usage" >&2; exit 2; }
+    configs
+    for s in $(surveys); do
+      shards=()
+      for ((k = 1; k <= n; k++)); do shards+=("$out/$s-shard-$k"); done
+      "$bin" survey --config "$out/$s.toml" --out "$out/$s" --merge "${shards[@]}"
+    done
+    verdicts ;;
+  */*)
+    shard=${1:-0/1}
+    k=${shard%/*}
+    n=${shard#*/}
+    if ! [[ $k =~ ^[0-9]+$ && $n =~ ^[1-9][0-9]*$ ]] || (( k >= n )); then
+      echo "$usage (SHARD from 0 to SHARDS-1)" >&2
+      exit 2
+    fi
+    configs
+    for s in $(surveys); do
+      if (( n == 1 )); then
+        "$bin" survey --config "$out/$s.toml"
+      else
+        "$bin" survey --config "$out/$s.toml" --out "$out/$s-shard-$((k + 1))" --shard "$((k + 1))/$n"
+      fi
+    done
+    if (( n == 1 )); then verdicts; else echo "shard $shard done; when all $n are: bash experiments/verdicts/run.sh merge $n"; fi ;;
+  *)
+    echo "$usage" >&2
+    exit 2 ;;
+esac
