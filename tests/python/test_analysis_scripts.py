@@ -3,7 +3,8 @@
 `notebooks/check_reading.py` must read every committed result (sample dataset, surveys,
 training logs, ladders) and find them consistent; the study scripts (`xxi_claim.py`,
 `ladder_table.py`, `selfplay_table.py`, `plot_study.py`, `plot_sensitivity.py`,
-`ludii_vs_dlp.py`) are run on hand-made cells whose answers were worked out by hand.
+`ludii_vs_dlp.py`) and `experiments/verdicts/estimate_cost.py` are run on hand-made cells
+whose answers were worked out by hand.
 
 Needs numpy, pandas and matplotlib (`python3 -m pip install -r notebooks/requirements.txt`,
 the first part of the README's test command). Run from anywhere:
@@ -357,3 +358,20 @@ def test_plot_sensitivity_script_gives_differences_with_newcombe_intervals(tmp_p
     assert "provisional" in out.stderr, text(out)
     assert any(line.startswith("| toy | 2 | 0.50 [") for line in stdout.splitlines()), stdout
     assert any(line.startswith("|   +end.x=1 | 1 | 1.00 [") for line in stdout.splitlines()), stdout
+
+
+def test_verdicts_cost_estimate_follows_the_adaptive_rule(tmp_path):
+    """`experiments/verdicts/estimate_cost.py` on a hand-made sample: kowalski timed at
+    3.6 CPU seconds a ply at both budgets (3,600 s over 1,000 plies), the only ruleset
+    timed, so every ruleset costs that (the pooled figure). xxi: the study's depth=3
+    self-play drew 0 of 50 in 56.2 plies, so a cell stops at 50 games: 50 x 56.2 x 3.6 s =
+    2.81 core-hours a budget, no adjudication-off cell. kowalski: 0.125 draws (its interval
+    is first at most +-0.05 wide at 200 games: 25 of 200 is [0.086, 0.178]) in 147.6 plies:
+    200 x 147.6 x 3.6 s = 29.52 core-hours a budget, and its adjudication-off cell at the
+    cap of 400 games: 59.04."""
+    sample = tmp_path / "sample.csv"
+    sample.write_text("ruleset,nodes,games,plies,cpu_s\nkowalski,2500,2,1000,3600\nkowalski,10000,2,1000,3600\n")
+    stdout, _ = script("experiments/verdicts/estimate_cost.py", sample)
+    assert "| xxi | 0.00, 56 | 50 | 2.81 | 2.81 | 0.00 |" in stdout, stdout
+    assert "| kowalski | 0.12, 148 | 200 | 29.52 | 29.52 | 59.04 |" in stdout, stdout
+    assert "pooled CPU seconds per ply: nodes=2500 3600.0 ms, nodes=10000 3600.0 ms" in stdout, stdout

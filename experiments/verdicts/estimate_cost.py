@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""The cost of `experiments/verdicts/run.sh` in core-hours, from measured games.
+
+Usage: python3 experiments/verdicts/estimate_cost.py [SAMPLE]
+
+The run is the one of the experiment files that run.sh writes (`run.sh configs`):
+selfplay.toml (its rulesets and node budgets) and adjudication-off.toml (the rulesets
+rerun at the larger budget with adjudication off).
+
+SAMPLE (default experiments/verdicts/cost-sample.csv) holds timed self-play games of the
+search player: ruleset, nodes, games, plies (all games together), cpu_s (user + system
+seconds of the whole run, one thread). From it, per node budget, the CPU seconds per ply:
+the ruleset's own where it was timed, the pooled figure of the sample (all its seconds
+over all its plies) elsewhere. Every budget of selfplay.toml must be in the sample.
+
+The number of games per cell and their length are not known before the run; as a
+stand-in the script takes, per ruleset, the draw rate and mean game length of the
+reconstruction study's `alphabeta:depth=3` self-play (experiments/study/selfplay/ and
+selfplay-ludii/ summary.csv), and the games the adaptive rule of the experiment files
+plays at that draw rate (min_games, then batch more until the Wilson 95% interval's
+half-width is at most half_width, at most games). The adjudication-off cells are counted
+at the cap (their draw rate is not known).
+
+Prints a line per ruleset and the totals, against the 16 hours of the two-core machine
+(32 core-hours).
+"""
+
+import csv
+import math
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = ROOT / "experiments/verdicts"
+STUDY = [ROOT / "experiments/study/selfplay/summary.csv", ROOT / "experiments/study/selfplay-ludii/summary.csv"]
+PROXY = "alphabeta:depth=3 vs alphabeta:depth=3"
+OFF = "+end.adjudication=draw"
+Z95 = 1.96
+MACHINE_CORE_HOURS = 16 * 2
+
+
+def wilson(k: float, n: int) -> tuple[float, float]:
+    p = k / n
+    z2 = Z95 * Z95
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def games_needed(draw_rate: float, config: dict) -> int:
+    """The games a cell with this draw rate plays under the experiment's adaptive rule."""
+    n, cap = config["min_games"], config["games"]
+    while n < cap:
+        lo, hi = wilson(round(draw_rate * n), n)
+        if (hi - lo) / 2 <= config["half_width"]:
+            break
+        n = min(n + config["batch"], cap)
+    return n
+
+
+def nodes(spec: str) -> int:
+    """The node budget of `alphabeta:nodes=N`."""
+    return int(spec.split("nodes=")[1].split(",")[0])
+
+
+def main():
+    sample = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE / "cost-sample.csv"
+    with sample.open(newline="") as f:
+        timed = list(csv.DictReader(f))
+    with (HERE / "selfplay.toml").open("rb") as f:
+        selfplay = tomllib.load(f)
+    with (HERE / "adjudication-off.toml").open("rb") as f:
+        off_config = tomllib.load(f)
+    budgets = [nodes(a) for a, _ in selfplay["pairings"]]
+    off_budget = nodes(off_config["pairings"][0][0])
+    off_rulesets = {r.removesuffix(OFF) for r in off_config["rulesets"]}
+    own = {(r["ruleset"], int(r["nodes"])): float(r["cpu_s"]) / int(r["plies"]) for r in timed}
+    pooled = {}
+    for b in set(budgets) | {off_budget}:
+        rows = [r for r in timed if int(r["nodes"]) == b]
+        if not rows:
+            sys.exit(f"error: {sample} has no timed games at nodes={b}")
+        pooled[b] = sum(float(r["cpu_s"]) for r in rows) / sum(int(r["plies"]) for r in rows)
+    proxy = {}
+    for path in STUDY:
+        with path.open(newline="") as f:
+            for r in csv.DictReader(f):
+                if r["pairing"] == PROXY:
+                    proxy[r["ruleset"]] = (float(r["draw_rate"]), float(r["mean_plies"]))
+    per_ply = lambda ruleset, b: own.get((ruleset, b), pooled[b])  # noqa: E731
+    print("pooled CPU seconds per ply: " + ", ".join(f"nodes={b} {pooled[b] * 1000:.1f} ms" for b in sorted(pooled)))
+    print("| ruleset | draw rate, mean plies (depth=3) | games a cell | "
+          + " | ".join(f"core-h nodes={b}" for b in budgets) + f" | core-h adjudication off (nodes={off_budget}) |")
+    print("|---|---|---:|" + "---:|" * (len(budgets) + 1))
+    total = 0.0
+    for ruleset in selfplay["rulesets"]:
+        if ruleset not in proxy:
+            sys.exit(f"error: no {PROXY} self-play of {ruleset} in the study to stand in for its games")
+        rate, plies = proxy[ruleset]
+        n = games_needed(rate, selfplay)
+        hours = [n * plies * per_ply(ruleset, b) / 3600 for b in budgets]
+        off = off_config["games"] * plies * per_ply(ruleset, off_budget) / 3600 if ruleset in off_rulesets else 0.0
+        total += sum(hours) + off
+        cells = " | ".join(f"{h:.2f}" for h in hours)
+        print(f"| {ruleset} | {rate:.2f}, {plies:.0f} | {n} | {cells} | {off:.2f} |")
+    print(f"{len(selfplay['rulesets'])} rulesets: {total:.1f} core-hours in all, {total / MACHINE_CORE_HOURS:.2f} "
+          f"times the {MACHINE_CORE_HOURS} core-hours of 16 hours on the two-core machine")
+
+
+if __name__ == "__main__":
+    main()
