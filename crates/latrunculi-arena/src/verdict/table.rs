@@ -155,6 +155,10 @@ struct Cell {
     counts: CellCounts,
 }
 
+/// The cells of one player's budgets: ruleset, player, and the budget's key (or, for a
+/// cell without a budget, a key of its own).
+type GroupKey = (String, String, String);
+
 /// Games read from games CSVs, grouped into cells.
 #[derive(Debug)]
 pub struct GameCells {
@@ -299,7 +303,7 @@ impl GameCells {
     /// figure by ruleset label.
     pub fn rows(&self, dlp: &BTreeMap<String, DlpFigure>) -> Result<Vec<VerdictRow>> {
         // Groups: (ruleset, player, budget key or, for a cell without a budget, its index).
-        let mut groups: Vec<((String, String, String), Vec<(Option<Budget>, &Cell)>)> = Vec::new();
+        let mut groups: Vec<(GroupKey, Vec<(Option<Budget>, &Cell)>)> = Vec::new();
         for (i, cell) in self.cells.iter().enumerate() {
             let (white, black) = &cell.first;
             let (player, budget, group) = if white == black {
