@@ -12,19 +12,23 @@
 #   ab         the A/B tests of the search's parts (equal nodes)
 #   pursuit    the player with the pursuit term (pursuit=10) against the player without
 #              it, on rulesets where won positions ran into the ply cap or the limit
+#   networks   the player at ms=100 against the trained networks of kowalski, xxi,
+#              classical and schadler (experiments/az-v2-*/latest.az, 200 visits, the
+#              win-in-one check) at the networks' training ply cap, 200
 # SHARD/SHARDS (e.g. 3/16) runs every SHARDS-th ruleset from the SHARD-th (0-based), so
 # that a cluster or a many-core machine runs the shards side by side.
 # Every step is resumable (eval --resume); results land in experiments/strength/PART/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${LATRUNCULI:-target/release/latrunculi}
-part=${1:?usage: run.sh all|equal-time|budgets|ab|pursuit [SHARD/SHARDS]}
+part=${1:?usage: run.sh all|equal-time|budgets|ab|pursuit|networks [SHARD/SHARDS]}
 shard=${2:-0/1}
 k=${shard%/*}
 n=${shard#*/}
 out=experiments/strength/$part
 mkdir -p "$out"
 BUDGET=${BUDGET:-nodes=10000}
+cap=1000 # the study's ply cap
 
 seed_rulesets="kowalski kowalski-parcae classical xxi single-stone-xxi petteia-xxi common back-rank savard falkener bell schadler"
 all_rulesets=$("$bin" rules | awk 'NR>1 {print $1}')
@@ -42,7 +46,7 @@ evaluate() { # ruleset agent opponents games name [extra...]
   shift 5
   local resume=""
   [[ -f "$out/$name-games.csv" ]] && resume=--resume
-  "$bin" eval --ruleset "$r" --agent "$agent" --vs "$vs" --games "$games" --seed 1 --ply-cap 1000 \
+  "$bin" eval --ruleset "$r" --agent "$agent" --vs "$vs" --games "$games" --seed 1 --ply-cap "$cap" \
     --out "$out/$name.csv" --games-out "$out/$name-games.csv" $resume "$@"
 }
 
@@ -61,7 +65,8 @@ case $part in
       printf '%s\n' alphabeta:nodes=1250 alphabeta:nodes=5000 alphabeta:nodes=20000 alphabeta:nodes=80000 > "$agents"
       resume=""
       [[ -d "$out/$r" ]] && resume=--resume
-      "$bin" ladder --ruleset "$r" --agents "$agents" --games 20 --seed 1 --ply-cap 1000 --out "$out/$r" $resume
+      "$bin" ladder --ruleset "$r" --agents "$agents" --anchor alphabeta:nodes=1250 --games 20 --seed 1 --ply-cap 1000 \
+        --out "$out/$r" $resume
     done ;;
   ab)
     for r in $(mine kowalski xxi schadler ludii-seega-8x8 falkener ludii-kharebga-8x8); do
@@ -72,6 +77,12 @@ case $part in
   pursuit)
     for r in $(mine kowalski-parcae falkener classical ludii-kharebga-8x8 ludii-schadler-1994 ludii-seega-10x10); do
       evaluate "$r" "alphabeta:$BUDGET,pursuit=10" "alphabeta:$BUDGET" 40 "$r" --sprt 0,100
+    done ;;
+  networks)
+    cap=200
+    for r in $(mine kowalski xxi classical schadler); do
+      evaluate "$r" "alphabeta:ms=100" "az:model=experiments/az-v2-$r/latest.az,sims=200,wincheck=1" 40 "$r" \
+        --sprt 0,100
     done ;;
   *) echo "unknown part $part" >&2; exit 2 ;;
 esac
