@@ -25,12 +25,24 @@ for f in os.listdir(base):
                 finished.add((r['ruleset'], r['opponent']))
 cells={}
 for r in rows: cells.setdefault(r['ruleset'],{})[r['opponent']]=r
+# Pairings played on to 30 games (`run.sh topup`): their tally replaces the SPRT's, and
+# they are finished at 30 games.
+topped=set()
+tp=root/'all-topup'/'table.csv'
+if tp.exists():
+    for r in csv.DictReader(open(tp)):
+        key=(r['ruleset'], r['opponent'])
+        cells.setdefault(r['ruleset'],{})[r['opponent']]=r
+        topped.add(key)
+        finished.discard(key)
+        if int(r['games'])>=30: finished.add(key)
 order=[]
 for r in rows:
     if r['ruleset'] not in order: order.append(r['ruleset'])
 def cell(r):
     if r is None: return '–', ''
     t=f"{r['wins']}-{r['draws']}-{r['losses']} {float(r['score']):.2f} [{float(r['score_lo']):.2f}, {float(r['score_hi']):.2f}]"
+    if (r['ruleset'], r['opponent']) in topped: t+=" †"
     if (r['ruleset'], r['opponent']) not in finished: t+=" (running)"
     return t, r['reasons']
 depth={}
@@ -72,6 +84,14 @@ rates were measured with two games of the `pursuit` part running on the 2 cores:
 seed rulesets they are 0.73 to 0.92 times those of `speed.csv` (measured idle, an earlier
 binary, the same depths), on bell and schadler 1.5 and 1.6 times, so read them as rough.
 This section is written by `all_table.py` from those files.
+
+† A pairing that the SPRT stopped in the player's favour (H1) with the lower bound of the
+score at 0.6 or below (the SPRT decides between 0 and 200 Elo, which it can do before the
+interval clears 0.6) is played on without the SPRT to 30 games, a rule fixed before any
+extra game was played (`bash experiments/strength/run.sh topup`, `topup.py`): its games
+are in `all-topup/` (the first ones copied from `all/`, the same games), its row here is
+their tally (`python3 experiments/strength/summarise.py experiments/strength/all-topup >
+experiments/strength/all-topup/table.csv`).
 
 Of the {len(fin)} rulesets with both pairings finished, {len(strong)} score at least 0.75 with
 the lower bound above 0.6 against both opponents, and {len(above)} have the lower bound above

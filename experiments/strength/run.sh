@@ -12,6 +12,9 @@
 #   ab         the A/B tests of the search's parts (equal nodes)
 #   pursuit    the player with the pursuit term (pursuit=10) against the player without
 #              it, on rulesets where won positions ran into the ply cap or the limit
+#   topup      the pairings of `all` that the SPRT stopped in the player's favour with the
+#              lower bound of the score at 0.6 or below, played on to 30 games without
+#              the SPRT (topup.py; results in experiments/strength/all-topup/)
 #   networks   the player at ms=100 against the trained networks of kowalski, xxi,
 #              classical and schadler (experiments/az-v2-*/latest.az, 200 visits, the
 #              win-in-one check) at the networks' training ply cap, 200
@@ -21,11 +24,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${LATRUNCULI:-target/release/latrunculi}
-part=${1:?usage: run.sh all|equal-time|budgets|ab|pursuit|networks [SHARD/SHARDS]}
+part=${1:?usage: run.sh all|topup|equal-time|budgets|ab|pursuit|networks [SHARD/SHARDS]}
 shard=${2:-0/1}
 k=${shard%/*}
 n=${shard#*/}
 out=experiments/strength/$part
+[[ $part == topup ]] && out=experiments/strength/all-topup
 mkdir -p "$out"
 BUDGET=${BUDGET:-nodes=10000}
 cap=1000 # the study's ply cap
@@ -55,6 +59,16 @@ case $part in
     for r in $(mine $all_rulesets); do
       evaluate "$r" "alphabeta:$BUDGET" "alphabeta:depth=3,greedy" 100 "$r" --sprt 0,200
     done ;;
+  topup)
+    i=0
+    python3 experiments/strength/topup.py "$out/../all" "$out" 30 > "$out/pairings.txt"
+    while read -r r opp name; do
+      if (( i % n == k )); then
+        "$bin" eval --ruleset "$r" --agent "alphabeta:$BUDGET" --vs "$opp" --games 30 --seed 1 --ply-cap "$cap" \
+          --out "$out/$name.csv" --games-out "$out/$name-games.csv" --resume
+      fi
+      i=$((i + 1))
+    done < "$out/pairings.txt" ;;
   equal-time)
     for r in $(mine $seed_rulesets); do
       evaluate "$r" "alphabeta:ms=100" "alphabeta:depth=4" 100 "$r" --sprt 0,150
