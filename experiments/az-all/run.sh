@@ -25,7 +25,9 @@
 # Environment: LATRUNCULI (the binary; default target/release/latrunculi), TEACHER_GAMES
 # (400), TEACHER (the teacher's spec), HOUR (seconds per ruleset, data included; 3600),
 # TEMPLATE (experiments/az-all/template.toml), EVAL_GAMES (100 against alphabeta:depth=3),
-# EVAL_MS_GAMES (40 against ms=100), RUNS (runs/az-all), OUT (experiments/az-all).
+# EVAL_MS_GAMES (40 against ms=100), EVAL_MS (100: the search player's milliseconds a
+# move in that match), CURVE, CURVE_GAMES (step 4), RUNS (runs/az-all), OUT
+# (experiments/az-all).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${LATRUNCULI:-target/release/latrunculi}
@@ -35,6 +37,7 @@ teacher=${TEACHER:-alphabeta:nodes=1000,soft=250,noise=20}
 hour=${HOUR:-3600}
 eval_games=${EVAL_GAMES:-100}
 eval_ms_games=${EVAL_MS_GAMES:-40}
+eval_ms=${EVAL_MS:-100}
 curve=${CURVE:-1}
 curve_games=${CURVE_GAMES:-10}
 template=${TEMPLATE:-experiments/az-all/template.toml}
@@ -97,7 +100,7 @@ for r in "${rulesets[@]}"; do
   for vs in ab3 ms100; do
     case $vs in
       ab3) opponent=alphabeta:depth=3 games=$eval_games sprt=(--sprt 0,100) ;;
-      ms100) opponent=alphabeta:ms=100 games=$eval_ms_games sprt=(--sprt 0,100) ;;
+      ms100) opponent=alphabeta:ms=$eval_ms games=$eval_ms_games sprt=(--sprt 0,100) ;;
     esac
     resume=""
     [[ -f $out/$r/vs-$vs-games.csv ]] && resume=--resume

@@ -1,0 +1,132 @@
+//! `experiments/az-all/run.sh` end to end at toy size: the teacher's games (with their
+//! soft policies), training, the evaluations, the learning curve and the tables; and a
+//! second run that finds everything done and changes nothing.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("the repository")
+}
+
+/// A training recipe of the template's form at toy size: 1 block of 4 channels, 2
+/// iterations of 2 games of 4 simulations.
+const TINY: &str = r#"ruleset = "@RULESET@"
+seed = 1
+iterations = 2
+time_limit_s = @TIME_LIMIT@
+
+[network]
+blocks = 1
+channels = 4
+policy_head = "spatial"
+
+[selfplay]
+games_per_iteration = 2
+parallel_games = 2
+sims = 4
+leaves_per_round = 2
+ply_cap = 200
+
+[training]
+window_games = 10
+batch_size = 16
+steps_per_iteration = 2
+
+[evaluation]
+games = 0
+
+[warmstart]
+datasets = ["@TEACHER@"]
+steps = 2
+batch_size = 16
+soft_policy = true
+search_value_mix = 0.5
+"#;
+
+fn run_script(dir: &Path) -> std::process::Output {
+    Command::new("bash")
+        .arg(repo().join("experiments/az-all/run.sh"))
+        .arg("kowalski")
+        .env("LATRUNCULI", env!("CARGO_BIN_EXE_latrunculi"))
+        .env("RUNS", dir.join("runs"))
+        .env("OUT", dir.join("out"))
+        .env("TEMPLATE", dir.join("tiny.toml"))
+        .env("TEACHER_GAMES", "2")
+        .env("TEACHER", "alphabeta:nodes=100,soft=250,noise=20")
+        .env("EVAL_GAMES", "2")
+        .env("EVAL_MS_GAMES", "2")
+        .env("EVAL_MS", "5")
+        .env("CURVE_GAMES", "1")
+        .env("RAYON_NUM_THREADS", "2")
+        .output()
+        .expect("bash runs")
+}
+
+fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push((p.clone(), fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("az-all");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("tiny.toml"), TINY).unwrap();
+    let o = run_script(&dir);
+    assert!(o.status.success(), "{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    let out = dir.join("out/kowalski");
+    // The teacher's games carry its soft policies and values, and the warm start used them.
+    let teacher = dir.join("runs/kowalski/teacher");
+    for f in ["games.jsonl", "policy_offsets.npy", "policy_probs.npy", "search_values.npy"] {
+        assert!(teacher.join(f).is_file(), "{f}");
+    }
+    let config = fs::read_to_string(dir.join("runs/kowalski/config.toml")).unwrap();
+    assert!(config.contains("ruleset = \"kowalski\"") && config.contains(&teacher.display().to_string()), "{config}");
+    let times = fs::read_to_string(out.join("times.csv")).unwrap();
+    assert!(times.starts_with("step,seconds\nteacher,") && times.contains("\ntrain,"), "{times}");
+    let log = fs::read_to_string(out.join("train_log.csv")).unwrap();
+    assert_eq!(log.lines().count(), 1 + 3, "the warm start and 2 iterations: {log}");
+    for f in ["latest.az", "vs-ab3.csv", "vs-ab3-games.csv", "vs-ms100.csv", "curve/teacher.csv", "curve/iter-0000.csv"] {
+        assert!(out.join(f).is_file(), "{f}");
+    }
+    let vs = fs::read_to_string(out.join("vs-ab3.csv")).unwrap();
+    assert!(vs.lines().nth(1).is_some_and(|l| l.contains("alphabeta:depth=3,2,")), "{vs}");
+    // The tables.
+    let table = Command::new("python3").arg(repo().join("experiments/az-all/table.py")).arg(dir.join("out")).output();
+    let table = table.expect("python3 runs");
+    assert!(table.status.success(), "{}", String::from_utf8_lossy(&table.stderr));
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(text.lines().any(|l| l.starts_with("| kowalski |")), "{text}");
+    let csv = fs::read_to_string(dir.join("out/table.csv")).unwrap();
+    assert!(csv.starts_with("ruleset,teacher_s,train_s,iterations,games_ab3,"), "{csv}");
+    let curve = Command::new("python3").arg(repo().join("experiments/az-all/curve.py")).arg(dir.join("out")).output();
+    let curve = curve.expect("python3 runs");
+    assert!(curve.status.success(), "{}", String::from_utf8_lossy(&curve.stderr));
+    assert!(fs::read_to_string(dir.join("out/curve.csv")).unwrap().lines().count() >= 3);
+
+    // Run again: everything is done, so nothing changes but the tables' own files.
+    let before: Vec<_> = files(&dir.join("runs")).into_iter().chain(files(&out)).collect();
+    let o = run_script(&dir);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let after: Vec<_> = files(&dir.join("runs")).into_iter().chain(files(&out)).collect();
+    assert_eq!(before.len(), after.len());
+    for ((p, a), (_, b)) in before.iter().zip(&after) {
+        assert!(a == b, "{} changed on the second run", p.display());
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
