@@ -12,7 +12,8 @@
 #               experiments/az-all/RULESET (latest.az, train_log.csv, config.toml)
 #   3. eval     the network at 200 visits with the win-in-one check against
 #               alphabeta:depth=3 (eval --sprt 0,100, at most 100 games) and against the
-#               search player at ms=100 (at most 40 games), the training ply cap:
+#               search player at ms=100,cpu=1 (100 ms of CPU time a move; at most 40
+#               games), the training ply cap:
 #               experiments/az-all/RULESET/vs-*.csv and *-games.csv
 #   4. curve    the learning curve: the checkpoints of the warm start, of a quarter and
 #               a half of the training time and the last, each against
@@ -100,7 +101,7 @@ for r in "${rulesets[@]}"; do
   for vs in ab3 ms100; do
     case $vs in
       ab3) opponent=alphabeta:depth=3 games=$eval_games sprt=(--sprt 0,100) ;;
-      ms100) opponent=alphabeta:ms=$eval_ms games=$eval_ms_games sprt=(--sprt 0,100) ;;
+      ms100) opponent=alphabeta:ms=$eval_ms,cpu=1 games=$eval_ms_games sprt=(--sprt 0,100) ;;
     esac
     resume=""
     [[ -f $out/$r/vs-$vs-games.csv ]] && resume=--resume

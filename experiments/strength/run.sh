@@ -6,8 +6,10 @@
 # PART:
 #   all        the player at the fixed budget against alphabeta:depth=3 and greedy on
 #              every built-in ruleset (eval --sprt, colours alternated, 1,000-ply cap)
-#   equal-time the player at ms=100 against alphabeta:depth=4 (about 100 ms a move) on
-#              the twelve seed rulesets
+#   equal-time the player against alphabeta:depth=4 on the twelve seed rulesets, given
+#              as much CPU time a move as alphabeta:depth=4 uses there on average
+#              (equal-time/move-time.csv, from the move_time example; ms=N,cpu=1 counts
+#              the thread's CPU time, so the part may run beside other work)
 #   budgets    a ladder of node budgets 4x apart on five rulesets
 #   ab         the A/B tests of the search's parts (equal nodes)
 #   pursuit    the player with the pursuit term (pursuit=10) against the player without
@@ -15,7 +17,7 @@
 #   topup      the pairings of `all` that the SPRT stopped in the player's favour with the
 #              lower bound of the score at 0.6 or below, played on to 30 games without
 #              the SPRT (topup.py; results in experiments/strength/all-topup/)
-#   networks   the player at ms=100 against the trained networks of kowalski, xxi,
+#   networks   the player at ms=100,cpu=1 against the trained networks of kowalski, xxi,
 #              classical and schadler (experiments/az-v2-*/latest.az, 200 visits, the
 #              win-in-one check) at the networks' training ply cap, 200
 # SHARD/SHARDS (e.g. 3/16) runs every SHARDS-th ruleset from the SHARD-th (0-based), so
@@ -70,8 +72,15 @@ case $part in
       i=$((i + 1))
     done < "$out/pairings.txt" ;;
   equal-time)
+    times=$out/move-time.csv
     for r in $(mine $seed_rulesets); do
-      evaluate "$r" "alphabeta:ms=100" "alphabeta:depth=4" 100 "$r" --sprt 0,150
+      ms=$(awk -F, -v r="$r" '$1 == r && $2 == "alphabeta:depth=4" { printf "%d", $4 + 0.5 }' "$times" 2>/dev/null)
+      if [[ -z $ms ]]; then
+        echo "run.sh: no CPU time a move of alphabeta:depth=4 on $r in $times; measure it with" >&2
+        echo "  cargo run --release -p latrunculi-agents --example move_time -- 1000 1 $r alphabeta:depth=4" >&2
+        exit 2
+      fi
+      evaluate "$r" "alphabeta:ms=$ms,cpu=1" "alphabeta:depth=4" 100 "$r" --sprt 0,150
     done ;;
   budgets)
     for r in $(mine kowalski xxi schadler falkener ludii-seega-8x8); do
@@ -95,7 +104,7 @@ case $part in
   networks)
     cap=200
     for r in $(mine kowalski xxi classical schadler); do
-      evaluate "$r" "alphabeta:ms=100" "az:model=experiments/az-v2-$r/latest.az,sims=200,wincheck=1" 40 "$r" \
+      evaluate "$r" "alphabeta:ms=100,cpu=1" "az:model=experiments/az-v2-$r/latest.az,sims=200,wincheck=1" 40 "$r" \
         --sprt 0,100
     done ;;
   *) echo "unknown part $part" >&2; exit 2 ;;

@@ -1,8 +1,10 @@
 //! Speed of the search player per ruleset: plays `GAMES` self-play games of
 //! `alphabeta:nodes=N` (plies capped) on each ruleset given and prints nodes/s, mean
-//! depth and milliseconds per move.
+//! depth and milliseconds per move. In place of `NODES`, the options of any budget, e.g.
+//! `ms=100` or `ms=100,cpu=1` (the `nodes_per_move` column, the budget for `NODES`, is
+//! then the mean number of nodes searched a move).
 //!
-//! `cargo run --release -p latrunculi-agents --example search_speed -- NODES PLYCAP GAMES [RULESET...]`
+//! `cargo run --release -p latrunculi-agents --example search_speed -- NODES|OPTIONS PLYCAP GAMES [RULESET...]`
 
 use latrunculi_agents::{Agent, parse_agent};
 use latrunculi_agents::search::SearchAgent;
@@ -10,7 +12,8 @@ use latrunculi_rules::{Position, Ruleset};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let nodes: u64 = args.first().and_then(|s| s.parse().ok()).unwrap_or(20_000);
+    let budget = args.first().cloned().unwrap_or_else(|| "20000".to_string());
+    let spec = if budget.parse::<u64>().is_ok() { format!("nodes={budget}") } else { budget };
     let cap: u32 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(40);
     let games: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
     let ids: Vec<String> =
@@ -18,9 +21,9 @@ fn main() {
     println!("ruleset,nodes_per_move,plies,searches,mean_depth,nodes_per_s,ms_per_move");
     for id in ids {
         let rs = Ruleset::builtin(&id).expect("ruleset");
-        let spec = format!("nodes={nodes}");
-        let pairs: Vec<(&str, &str)> = vec![("nodes", spec.trim_start_matches("nodes="))];
-        let mut a = SearchAgent::new(&format!("alphabeta:{spec}"), latrunculi_agents::SearchConfig::from_pairs(&pairs).unwrap());
+        let pairs: Vec<(&str, &str)> = spec.split(',').filter_map(|p| p.split_once('=')).collect();
+        let cfg = latrunculi_agents::SearchConfig::from_pairs(&pairs).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        let mut a = SearchAgent::new(&format!("alphabeta:{spec}"), cfg);
         let _ = parse_agent("random");
         let mut plies = 0;
         for g in 0..games {
@@ -35,7 +38,8 @@ fn main() {
         }
         let s = a.stats();
         println!(
-            "{id},{nodes},{plies},{},{:.2},{:.0},{:.1}",
+            "{id},{:.0},{plies},{},{:.2},{:.0},{:.1}",
+            spec.strip_prefix("nodes=").and_then(|n| n.parse().ok()).unwrap_or(s.nodes as f64 / s.searches.max(1) as f64),
             s.searches,
             s.mean_depth(),
             s.nodes_per_second(),

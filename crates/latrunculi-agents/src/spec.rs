@@ -428,7 +428,7 @@ fn alphabeta_build(spec: &AgentSpec, ruleset: Option<&Ruleset>) -> Result<Box<dy
 pub static ALPHABETA: AgentKind = AgentKind {
     name: "alphabeta",
     summary: "alpha-beta: to a fixed depth (depth=N), or the search player under a node or time budget (nodes=N or ms=N)",
-    usage_text: Some("alphabeta:depth=N[,tt=MB] | alphabeta:nodes=N|ms=MS[,depth=N][,tt=MB][,qs=0|1][,pvs=0|1][,asp=0|1][,killers=0|1][,hist=0|1][,lmr=0|1][,null=0|1][,noise=K][,pursuit=K][,eval=fitted|default|material|PATH.toml][,soft=T]"),
+    usage_text: Some("alphabeta:depth=N[,tt=MB] | alphabeta:nodes=N|ms=MS[,cpu=0|1][,depth=N][,tt=MB][,qs=0|1][,pvs=0|1][,asp=0|1][,killers=0|1][,hist=0|1][,lmr=0|1][,null=0|1][,noise=K][,pursuit=K][,eval=fitted|default|material|PATH.toml][,soft=T]"),
     options: &[
         AgentOption {
             key: "depth",
@@ -444,6 +444,12 @@ pub static ALPHABETA: AgentKind = AgentKind {
         },
         AgentOption { key: "nodes", value: "N", required: false, meaning: "node budget per move: the search player" },
         AgentOption { key: "ms", value: "MS", required: false, meaning: "time budget per move in milliseconds: the search player" },
+        AgentOption {
+            key: "cpu",
+            value: "0|1",
+            required: false,
+            meaning: "1: ms counts this thread's CPU time, not wall-clock time, so that other work on the machine does not shorten the search (default 0; needs ms)",
+        },
         AgentOption { key: "qs", value: "0|1", required: false, meaning: "quiescence search (default 1)" },
         AgentOption { key: "pvs", value: "0|1", required: false, meaning: "principal-variation search (default 1)" },
         AgentOption { key: "asp", value: "0|1", required: false, meaning: "aspiration windows (default 1)" },

@@ -3,7 +3,6 @@
 //! late-move reductions, optional null-move pruning, and a quiescence search on the
 //! moves that change the material or decide the game.
 
-use std::time::Instant;
 
 use latrunculi_rules::ruleset::Immobilization;
 use latrunculi_rules::{Color, Move, MoveKind, Position, splitmix64};
@@ -64,7 +63,7 @@ pub struct Engine {
     noise_key: u64,
     nodes: u64,
     node_limit: u64,
-    deadline: Option<Instant>,
+    deadline: Option<super::clock::Deadline>,
     aborted: bool,
     /// Whether the running iteration may be cut off by the budget.
     abortable: bool,
@@ -161,11 +160,10 @@ impl Engine {
 
     /// Searches `pos` (not over, at least one legal move) within the budget.
     pub fn search(&mut self, pos: &Position) -> SearchResult {
-        let start = Instant::now();
         self.nodes = 0;
         self.aborted = false;
         self.node_limit = self.cfg.nodes.unwrap_or(u64::MAX);
-        self.deadline = self.cfg.ms.map(|ms| start + std::time::Duration::from_millis(ms));
+        self.deadline = self.cfg.ms.map(|ms| super::clock::Deadline::after(ms, self.cfg.cpu_time));
         self.pursuit = if self.cfg.pursuit > 0 { Pursuit::at(pos) } else { None };
         for h in &mut self.history {
             *h /= 8;
@@ -268,7 +266,7 @@ impl Engine {
             return true;
         }
         if let Some(d) = self.deadline
-            && Instant::now() >= d
+            && d.passed()
         {
             return true;
         }

@@ -51,6 +51,27 @@ fn a_budget_selects_the_search_player_and_depth_alone_the_old_one() {
     assert!(e.to_string().contains("nowhere.toml"), "{e}");
     let e = parse_agent("alphabeta:nodes=100,qs=2").err().unwrap();
     assert!(e.to_string().contains("0 or 1"), "{e}");
+    // cpu=1 says how ms counts time, so it needs ms.
+    let e = parse_agent("alphabeta:nodes=100,cpu=1").err().unwrap();
+    assert!(e.to_string().contains("cpu") && e.to_string().contains("ms"), "{e}");
+    #[cfg(unix)]
+    assert!(parse_agent("alphabeta:ms=20,cpu=1").is_ok());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_cpu_time_budget_searches_until_the_threads_cpu_time_is_spent() {
+    let pos = random_position("kowalski", 12, 5).expect("a position");
+    let mut a = agent("ms=40,cpu=1");
+    a.new_game(1);
+    let before = super::clock::thread_cpu_time().unwrap();
+    let r = a.search(&pos);
+    let used = super::clock::thread_cpu_time().unwrap() - before;
+    assert!(pos.legal_move_list().contains(&r.best));
+    assert!(r.depth >= 1 && r.nodes > 0);
+    // It stops on its CPU clock: at least the budget used (the first iteration always
+    // finishes, so more is allowed).
+    assert!(used >= std::time::Duration::from_millis(40), "{used:?}");
 }
 
 /// Plays a whole game between two copies of `spec` and returns its moves.
