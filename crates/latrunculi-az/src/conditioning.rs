@@ -2,10 +2,10 @@
 //!
 //! A network trained on a *family* of rulesets (say xxi, classical, single-stone-xxi and
 //! petteia-xxi on 10×8) reads, after its usual observation planes, one constant plane per
-//! **rule feature**: a parameter setting, written `section.key=value` as in the ruleset's
-//! TOML (`capture.push_and_crush=true`, `end.no_capture_limit=60`), that some members of
-//! the family have and others not. A plane is 1 where the game's ruleset has that
-//! setting and 0 elsewhere. The features are found once from the family
+//! **rule feature**: a parameter setting, written `section.key=value` with the ruleset's
+//! TOML keys and the value as JSON writes it (`capture.push_and_crush=true`,
+//! `end.dux_immobilized="off"`), that some members of the family have and others not. A
+//! plane is 1 where the game's ruleset has that setting and 0 elsewhere. The features are found once from the family
 //! ([`rule_features`]) and stored with the network, so that the same planes are written
 //! whichever ruleset it later plays ([`rule_values`]).
 
@@ -14,22 +14,29 @@ use latrunculi_rules::Ruleset;
 /// Top-level keys that name or describe a ruleset without being a rule.
 const NOT_RULES: [&str; 4] = ["id", "name", "source", "other_boards"];
 
-/// Every rule parameter of a ruleset as `(section.key, value)`, read from its TOML form
-/// (values as TOML writes them; the id, name, source and list of other boards left out).
+/// Every rule parameter of a ruleset as `(section.key, value)`, read from its serialised
+/// form (values as JSON writes them: `true`, `60`, `"any-blockers"`, `[]`; the id, name,
+/// source and list of other boards left out). Sorted by key.
 pub fn rule_entries(ruleset: &Ruleset) -> Vec<(String, String)> {
-    let mut section = String::new();
-    let mut out = Vec::new();
-    for line in ruleset.to_toml().lines() {
-        let line = line.trim();
-        if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            section = format!("{name}.");
-        } else if let Some((key, value)) = line.split_once(" = ") {
-            if section.is_empty() && NOT_RULES.contains(&key) {
-                continue;
+    fn flatten(prefix: &str, value: &serde_json::Value, out: &mut Vec<(String, String)>) {
+        match value {
+            serde_json::Value::Object(fields) => {
+                for (key, v) in fields {
+                    if prefix.is_empty() && NOT_RULES.contains(&key.as_str()) {
+                        continue;
+                    }
+                    flatten(&format!("{prefix}{key}."), v, out);
+                }
             }
-            out.push((format!("{section}{key}"), value.to_string()));
+            leaf => out.push((prefix.trim_end_matches('.').to_string(), leaf.to_string())),
         }
     }
+    let mut out = Vec::new();
+    // A ruleset is plain data: serialising it cannot fail.
+    if let Ok(value) = serde_json::to_value(ruleset) {
+        flatten("", &value, &mut out);
+    }
+    out.sort();
     out
 }
 

@@ -18,16 +18,13 @@
 //! difference (the score target). Datasets written with `--light` suffice, and datasets
 //! of format 1 (without the sparse rows and values) still load.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use latrunculi_files::GameLine;
-use latrunculi_rules::{Color, Position, Ruleset};
-use ndarray::Array1;
-use ndarray_npy::ReadNpyExt;
-
-use latrunculi_rules::Move;
+use latrunculi_rules::{Color, Move, Position, Ruleset};
 use latrunculi_sim::ActionSpace;
 use ndarray::Array1 as Column;
+use ndarray_npy::ReadNpyExt;
 
 use crate::AzError;
 use crate::config::TrainConfig;
@@ -41,6 +38,19 @@ fn err(path: &Path, message: impl Into<String>) -> AzError {
 /// The `params_hash` of the first game of the dataset in `dir` (which ruleset its games
 /// were played under).
 pub fn dataset_params_hash(dir: &Path) -> Result<String, AzError> {
+    let (games_path, text) = read_games(dir)?;
+    let (n, line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| !l.trim().is_empty())
+        .ok_or_else(|| err(&games_path, "the dataset holds no game"))?;
+    let g: GameLine =
+        serde_json::from_str(line).map_err(|e| err(&games_path, format!("line {}: not a game line: {e}", n + 1)))?;
+    Ok(g.params_hash)
+}
+
+/// The path and text of a dataset's `games.jsonl`.
+fn read_games(dir: &Path) -> Result<(PathBuf, String), AzError> {
     let games_path = dir.join("games.jsonl");
     let text = std::fs::read_to_string(&games_path).map_err(|e| {
         AzError::io(
@@ -49,11 +59,13 @@ pub fn dataset_params_hash(dir: &Path) -> Result<String, AzError> {
             e,
         )
     })?;
-    let line =
-        text.lines().find(|l| !l.trim().is_empty()).ok_or_else(|| err(&games_path, "the dataset holds no game"))?;
-    let g: GameLine =
-        serde_json::from_str(line).map_err(|e| err(&games_path, format!("line 1: not a game line: {e}")))?;
-    Ok(g.params_hash)
+    Ok((games_path, text))
+}
+
+/// A one-dimensional `.npy` array of a dataset; `what` describes it for errors.
+fn column<T: ndarray_npy::ReadableElement>(path: &Path, what: &str) -> Result<Column<T>, AzError> {
+    let file = std::fs::File::open(path).map_err(|e| AzError::io(path, "cannot open", e))?;
+    Column::read_npy(file).map_err(|e| err(path, format!("not {what}: {e}")))
 }
 
 /// Reads the games of the dataset in `dir` as training samples: per game, its winner
@@ -66,18 +78,8 @@ pub fn load_dataset(
     tables: &BoardTables,
     cfg: &TrainConfig,
 ) -> Result<Vec<(Option<Color>, Vec<Sample>)>, AzError> {
-    let games_path = dir.join("games.jsonl");
-    let text = std::fs::read_to_string(&games_path).map_err(|e| {
-        AzError::io(
-            &games_path,
-            "cannot read (a dataset folder holds games.jsonl once `latrunculi dataset` has finished)",
-            e,
-        )
-    })?;
-    let actions_path = dir.join("actions.npy");
-    let file = std::fs::File::open(&actions_path).map_err(|e| AzError::io(&actions_path, "cannot open", e))?;
-    let actions: Array1<i32> =
-        Array1::read_npy(file).map_err(|e| err(&actions_path, format!("not an int32 [S] array: {e}")))?;
+    let (games_path, text) = read_games(dir)?;
+    let actions: Column<i32> = column(&dir.join("actions.npy"), "an int32 [S] array")?;
     let rows = actions.len();
     let teacher = TeacherRows::read(dir, rows, cfg)?;
     let want_hash = format!("{:016x}", ruleset.params_hash());
@@ -178,7 +180,7 @@ pub fn load_dataset(
 /// The sparse policy rows of a format-2 dataset: row `r`'s entries are
 /// `offsets[r]..offsets[r + 1]` of `actions` (absolute) and `probs`.
 struct PolicyRows {
-    path: std::path::PathBuf,
+    path: PathBuf,
     offsets: Column<i64>,
     actions: Column<i32>,
     probs: Column<f32>,
@@ -230,10 +232,6 @@ struct TeacherRows {
 
 impl TeacherRows {
     fn read(dir: &Path, rows: usize, cfg: &TrainConfig) -> Result<TeacherRows, AzError> {
-        fn column<T: ndarray_npy::ReadableElement>(path: &Path, what: &str) -> Result<Column<T>, AzError> {
-            let file = std::fs::File::open(path).map_err(|e| AzError::io(path, "cannot open", e))?;
-            Column::read_npy(file).map_err(|e| err(path, format!("not {what}: {e}")))
-        }
         let offsets_path = dir.join("policy_offsets.npy");
         let policy = if cfg.warmstart.soft_policy && offsets_path.exists() {
             let offsets: Column<i64> = column(&offsets_path, "an int64 [S + 1] array")?;
