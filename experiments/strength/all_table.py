@@ -72,7 +72,9 @@ fitted weights of all 42 rulesets (built before commit e95d2c1 removed 18 of the
 rulesets played so far that changed only savard's and bell's player, so their games were
 deleted and replayed at 13:45 with a binary of commit 5c7b15a (the weights as shipped);
 on the other rulesets the two binaries play the same games (checked: games 0 and 1 of
-kowalski and schadler replayed move for move). Each pairing's row of
+kowalski and schadler replayed move for move). The pairings of ludii-seega-6x7, -9x10 and
+-11x12 were replayed from 20:35 the same day, after the fix of the weights lookup (see
+"Which weights ship"), with default weights. Each pairing's row of
 `all/<ruleset>.csv` is as `eval` writes it, every game is in `all/<ruleset>-games.csv`,
 and `all/table.csv` tallies them with the end reasons (`summarise.py`); "(running)" marks
 the pairing that was still going when these results were committed (its games so far).

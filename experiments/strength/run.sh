@@ -9,7 +9,8 @@
 #   equal-time the player against alphabeta:depth=4 on the twelve seed rulesets, given
 #              as much CPU time a move as alphabeta:depth=4 uses there on average
 #              (equal-time/move-time.csv, from the move_time example; ms=N,cpu=1 counts
-#              the thread's CPU time, so the part may run beside other work)
+#              the thread's CPU time, so the part may run beside other work); at most
+#              EQUAL_TIME_GAMES games a ruleset (default 40)
 #   budgets    a ladder of node budgets 4x apart on five rulesets
 #   ab         the A/B tests of the search's parts (equal nodes)
 #   pursuit    the player with the pursuit term (pursuit=10) against the player without
@@ -37,7 +38,7 @@ BUDGET=${BUDGET:-nodes=10000}
 cap=1000 # the study's ply cap
 
 seed_rulesets="kowalski kowalski-parcae classical xxi single-stone-xxi petteia-xxi common back-rank savard falkener bell schadler"
-all_rulesets=$("$bin" rules | awk 'NR>1 {print $1}')
+all_rulesets=${RULESETS:-$("$bin" rules | awk 'NR>1 {print $1}')} # RULESETS="a b ..." plays only those
 
 mine() { # the rulesets of this shard
   local i=0
@@ -73,14 +74,15 @@ case $part in
     done < "$out/pairings.txt" ;;
   equal-time)
     times=$out/move-time.csv
-    for r in $(mine $seed_rulesets); do
+    # falkener last: alphabeta:depth=4 takes about a second a move there (move-time.csv)
+    for r in $(mine ${seed_rulesets/falkener /} falkener); do
       ms=$(awk -F, -v r="$r" '$1 == r && $2 == "alphabeta:depth=4" { printf "%d", $4 + 0.5 }' "$times" 2>/dev/null)
       if [[ -z $ms ]]; then
         echo "run.sh: no CPU time a move of alphabeta:depth=4 on $r in $times; measure it with" >&2
         echo "  cargo run --release -p latrunculi-agents --example move_time -- 1000 1 $r alphabeta:depth=4" >&2
         exit 2
       fi
-      evaluate "$r" "alphabeta:ms=$ms,cpu=1" "alphabeta:depth=4" 100 "$r" --sprt 0,150
+      evaluate "$r" "alphabeta:ms=$ms,cpu=1" "alphabeta:depth=4" "${EQUAL_TIME_GAMES:-40}" "$r" --sprt 0,150
     done ;;
   budgets)
     for r in $(mine kowalski xxi schadler falkener ludii-seega-8x8); do

@@ -214,11 +214,22 @@ impl EvalWeights {
     }
 
     /// The built-in weights for a ruleset's rules: the file whose ruleset has exactly
-    /// these rules, else one whose rules differ only in board size, else `None`.
+    /// these rules; else, for rules that are no built-in ruleset's (a ruleset of the
+    /// user's, or a built-in one on another board), one whose rules differ only in board
+    /// size; else `None`. A built-in ruleset without a file of its own thus plays the
+    /// default weights, even where another board of the same rules has a file (the
+    /// Seega boards differ only in size and the pieces in hand, which the play rules do
+    /// not hold).
     pub fn builtin_for(rules: &Rules) -> Option<&'static EvalWeights> {
         let table = builtin_table();
+        if let Some((_, w)) = table.iter().find(|(r, _)| r == rules) {
+            return Some(w);
+        }
+        if builtin_rules().contains(rules) {
+            return None;
+        }
         let same_but_size = |a: &Rules| Rules { width: rules.width, height: rules.height, ..*a } == *rules;
-        table.iter().find(|(r, _)| r == rules).or_else(|| table.iter().find(|(r, _)| same_but_size(r))).map(|(_, w)| w)
+        table.iter().find(|(r, _)| same_but_size(r)).map(|(_, w)| w)
     }
 
     /// The weights the search player uses for `rules`: the built-in file for them, or
@@ -235,6 +246,12 @@ struct FitOnly {
 
 fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
+}
+
+/// The rules of every built-in ruleset.
+fn builtin_rules() -> &'static [Rules] {
+    static RULES: OnceLock<Vec<Rules>> = OnceLock::new();
+    RULES.get_or_init(|| Ruleset::all_builtin().iter().map(Ruleset::rules).collect())
 }
 
 /// The built-in weights with the rules of their rulesets (files that fail to parse or
@@ -312,5 +329,31 @@ mod tests {
             let rs = Ruleset::builtin(id).unwrap_or_else(|e| panic!("{id}: {e}"));
             assert_eq!(EvalWeights::builtin_for(&rs.rules()).map(|w| w.ruleset.as_str()), Some(*id));
         }
+    }
+
+    #[test]
+    fn a_builtin_ruleset_without_a_file_plays_the_default_weights() {
+        let with_file: Vec<&str> = BUILTIN_WEIGHTS.iter().map(|(id, _)| *id).collect();
+        let mut without = 0;
+        for rs in Ruleset::all_builtin() {
+            if !with_file.contains(&rs.id.as_str()) {
+                without += 1;
+                let got = EvalWeights::builtin_for(&rs.rules()).map(|w| w.ruleset.clone());
+                assert_eq!(got, None, "{} would play the weights of {got:?}", rs.id);
+                assert_eq!(EvalWeights::for_rules(&rs.rules()), EvalWeights::default_weights());
+            }
+        }
+        // ludii-seega-6x7 has the rules of ludii-seega-10x10 (which has a file) on another
+        // board: the case this guards.
+        assert!(!with_file.contains(&"ludii-seega-6x7") && with_file.contains(&"ludii-seega-10x10"));
+        assert!(without > 0);
+    }
+
+    #[test]
+    fn a_builtin_ruleset_on_another_board_plays_its_file() {
+        let mut rules = Ruleset::builtin("kowalski").unwrap().rules();
+        rules.width = 10;
+        rules.height = 8;
+        assert_eq!(EvalWeights::builtin_for(&rules).map(|w| w.ruleset.as_str()), Some("kowalski"));
     }
 }

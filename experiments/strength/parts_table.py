@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Rewrites the tables of the `equal-time`, `networks` and `ab` parts in
+experiments/strength/README.md from their files (`run.sh PART` writes them).
+
+    python3 experiments/strength/parts_table.py
+
+Each part's table sits between the lines `<!-- table:PART -->` and `<!-- /table:PART -->`
+of the README; the text around them is left alone. A row per pairing, read from the
+pairing's eval CSV (`PART/NAME.csv`, as `latrunculi eval` writes it after every round)
+and its games (`PART/NAME-games.csv`, for the end reasons). The state column says how the
+pairing stands: `H1`/`H0` (the SPRT decided), `cap` (all its games played), or
+`running` (still going when the results were committed). Standard library only.
+"""
+import csv
+import re
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+SEEDS = ("kowalski kowalski-parcae classical xxi single-stone-xxi petteia-xxi common back-rank savard falkener bell "
+         "schadler").split()
+
+
+def pairings(part):
+    """(eval row, end reasons) for every pairing of a part, in file order."""
+    out = []
+    folder = ROOT / part
+    if not folder.is_dir():
+        return out
+    for f in sorted(folder.glob("*.csv")):
+        if f.name.endswith("-games.csv") or f.name in ("table.csv", "move-time.csv"):
+            continue
+        games = f.with_name(f.stem + "-games.csv")
+        rows = list(csv.DictReader(f.open(newline="")))
+        played = list(csv.DictReader(games.open(newline=""))) if games.exists() else []
+        for r in rows:
+            sides = {r["agent"], r["opponent"]}
+            reasons = Counter(g["reason"] for g in played if {g["white"], g["black"]} == sides)
+            out.append((r, " ".join(f"{k}:{v}" for k, v in sorted(reasons.items()))))
+    return out
+
+
+def state(r, cap):
+    if r["sprt"] in ("H0", "H1"):
+        return r["sprt"]
+    return "cap" if int(r["games"]) >= cap else "running"
+
+
+def score(r):
+    return (f"{r['wins']}-{r['draws']}-{r['losses']} {float(r['score']):.2f} "
+            f"[{float(r['score_lo']):.2f}, {float(r['score_hi']):.2f}]")
+
+
+def equal_time():
+    times = {}
+    mt = ROOT / "equal-time" / "move-time.csv"
+    if mt.exists():
+        for r in csv.DictReader(mt.open(newline="")):
+            if r["agent"] == "alphabeta:depth=4":
+                times[r["ruleset"]] = r
+    lines = ["| ruleset | CPU ms a move (depth 4: mean, max) | player's budget | W-D-L, score [95%] | state | mean plies | ended by |",
+             "|---|---|---|---|---|---|---|"]
+    done = good = 0
+    rows = sorted(pairings("equal-time"), key=lambda p: SEEDS.index(p[0]["ruleset"]) if p[0]["ruleset"] in SEEDS else 99)
+    for r, reasons in rows:
+        t = times.get(r["ruleset"])
+        ms = f"{float(t['cpu_ms_per_move']):.0f}, {float(t['cpu_ms_max']):.0f}" if t else "–"
+        st = state(r, 40)
+        lines.append(f"| {r['ruleset']} | {ms} | `{r['agent']}` | {score(r)} | {st} | {float(r['mean_plies']):.0f} | {reasons} |")
+        if st != "running":
+            done += 1
+            good += float(r["score"]) >= 0.65 and float(r["score_lo"]) > 0.5
+    lines.append("")
+    lines.append(f"Finished: {done} of the twelve seed rulesets; score at least 0.65 with the lower bound "
+                 f"above 0.5 on {good} of them.")
+    return lines
+
+
+def networks():
+    lines = ["| ruleset | network | W-D-L, score [95%] of the player | state | mean plies | ended by |",
+             "|---|---|---|---|---|---|"]
+    for r, reasons in pairings("networks"):
+        net = re.sub(r"^az:model=", "", r["opponent"])
+        lines.append(f"| {r['ruleset']} | `{net}` | {score(r)} | {state(r, 40)} | {float(r['mean_plies']):.0f} | {reasons} |")
+    return lines
+
+
+def ab():
+    lines = ["| ruleset | switch (the opponent's change) | W-D-L, score [95%] of the default player | state | mean plies | ended by |",
+             "|---|---|---|---|---|---|"]
+    for r, reasons in pairings("ab"):
+        switch = r["opponent"][len(r["agent"]) + 1:] if r["opponent"].startswith(r["agent"] + ",") else r["opponent"]
+        lines.append(f"| {r['ruleset']} | `{switch}` | {score(r)} | {state(r, 40)} | {float(r['mean_plies']):.0f} | {reasons} |")
+    return lines
+
+
+def main():
+    readme = ROOT / "README.md"
+    text = readme.read_text()
+    for part, make in (("equal-time", equal_time), ("networks", networks), ("ab", ab)):
+        begin, end = f"<!-- table:{part} -->", f"<!-- /table:{part} -->"
+        if begin not in text or end not in text:
+            raise SystemExit(f"{readme}: no lines {begin} and {end} to write the {part} table between")
+        i = text.index(begin) + len(begin)
+        j = text.index(end)
+        text = text[:i] + "\n" + "\n".join(make()) + "\n" + text[j:]
+    readme.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
