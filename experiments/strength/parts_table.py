@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Rewrites the tables of the `equal-time`, `networks` and `ab` parts in
+"""Rewrites the tables of the `equal-time`, `networks`, `ab` and `ab-time` parts in
 experiments/strength/README.md from their files (`run.sh PART` writes them).
 
     python3 experiments/strength/parts_table.py
@@ -85,10 +85,10 @@ def networks():
     return lines
 
 
-def ab():
+def ab(part="ab"):
     lines = ["| ruleset | switch (the opponent's change) | W-D-L, score [95%] of the default player | state | mean plies | ended by |",
              "|---|---|---|---|---|---|"]
-    for r, reasons in pairings("ab"):
+    for r, reasons in pairings(part):
         switch = r["opponent"][len(r["agent"]) + 1:] if r["opponent"].startswith(r["agent"] + ",") else r["opponent"]
         lines.append(f"| {r['ruleset']} | `{switch}` | {score(r)} | {state(r, 40)} | {float(r['mean_plies']):.0f} | {reasons} |")
     return lines
@@ -97,7 +97,8 @@ def ab():
 def main():
     readme = ROOT / "README.md"
     text = readme.read_text()
-    for part, make in (("equal-time", equal_time), ("networks", networks), ("ab", ab)):
+    parts = (("equal-time", equal_time), ("networks", networks), ("ab", ab), ("ab-time", lambda: ab("ab-time")))
+    for part, make in parts:
         begin, end = f"<!-- table:{part} -->", f"<!-- /table:{part} -->"
         if begin not in text or end not in text:
             raise SystemExit(f"{readme}: no lines {begin} and {end} to write the {part} table between")

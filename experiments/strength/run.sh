@@ -13,6 +13,7 @@
 #              EQUAL_TIME_GAMES games a ruleset (default 40)
 #   budgets    a ladder of node budgets 4x apart on five rulesets
 #   ab         the A/B tests of the search's parts (equal nodes)
+#   ab-time    the same at equal time (100 ms of CPU time a move each) on three rulesets
 #   pursuit    the player with the pursuit term (pursuit=10) against the player without
 #              it, on rulesets where won positions ran into the ply cap or the limit
 #   topup      the pairings of `all` that the SPRT stopped in the player's favour with the
@@ -27,7 +28,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${LATRUNCULI:-target/release/latrunculi}
-part=${1:?usage: run.sh all|topup|equal-time|budgets|ab|pursuit|networks [SHARD/SHARDS]}
+part=${1:?usage: run.sh all|topup|equal-time|budgets|ab|ab-time|pursuit|networks [SHARD/SHARDS]}
 shard=${2:-0/1}
 k=${shard%/*}
 n=${shard#*/}
@@ -97,6 +98,12 @@ case $part in
     for r in $(mine kowalski xxi schadler ludii-seega-8x8 falkener ludii-kharebga-8x8); do
       for off in qs=0 pvs=0 asp=0 killers=0 hist=0 lmr=0 null=1 eval=default eval=material; do
         evaluate "$r" "alphabeta:$BUDGET" "alphabeta:$BUDGET,$off" 40 "$r-${off//=/}" --sprt 0,100
+      done
+    done ;;
+  ab-time)
+    for r in $(mine kowalski xxi schadler); do
+      for off in qs=0 pvs=0 asp=0 killers=0 hist=0 lmr=0 null=1; do
+        evaluate "$r" "alphabeta:ms=100,cpu=1" "alphabeta:ms=100,cpu=1,$off" 40 "$r-${off//=/}" --sprt 0,100
       done
     done ;;
   pursuit)
