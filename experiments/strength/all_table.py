@@ -84,7 +84,9 @@ self-play game of the player per ruleset, 120 plies (`depth-all.csv`, from
 over all 42, 2026-11-26): the depth is the same on any machine at a node budget; the
 rates were measured with two games of the `pursuit` part running on the 2 cores: on ten
 seed rulesets they are 0.73 to 0.92 times those of `speed.csv` (measured idle, an earlier
-binary, the same depths), on bell and schadler 1.5 and 1.6 times, so read them as rough.
+binary, the same depths), on bell and schadler 1.5 and 1.6 times, so read them as rough;
+the rows of ludii-seega-6x7, -9x10 and -11x12 were measured again with their default
+weights (2026-11-26 22:05, four games running beside it).
 This section is written by `all_table.py` from those files.
 
 † A pairing that the SPRT stopped in the player's favour (H1) with the lower bound of the
