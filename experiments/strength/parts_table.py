@@ -12,11 +12,14 @@ pairing stands: `H1`/`H0` (the SPRT decided), `cap` (all its games played), or
 `running` (still going when the results were committed). Standard library only.
 """
 import csv
+import os
 import re
 from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
+# The most games of an equal-time pairing, as `run.sh equal-time` plays them.
+EQUAL_TIME_GAMES = int(os.environ.get("EQUAL_TIME_GAMES", "40"))
 SEEDS = ("kowalski kowalski-parcae classical xxi single-stone-xxi petteia-xxi common back-rank savard falkener bell "
          "schadler").split()
 
@@ -65,7 +68,7 @@ def equal_time():
     for r, reasons in rows:
         t = times.get(r["ruleset"])
         ms = f"{float(t['cpu_ms_per_move']):.0f}, {float(t['cpu_ms_max']):.0f}" if t else "–"
-        st = state(r, 40)
+        st = state(r, EQUAL_TIME_GAMES)
         lines.append(f"| {r['ruleset']} | {ms} | `{r['agent']}` | {score(r)} | {st} | {float(r['mean_plies']):.0f} | {reasons} |")
         if st != "running":
             done += 1
