@@ -52,6 +52,24 @@ if dp.exists():
 def speed(k):
     r=depth.get(k)
     return (f"{float(r['mean_depth']):.2f}", f"{int(r['nodes_per_s']):,}") if r else ('–','–')
+
+def below_section():
+    """The pairings under the bar (score below 0.75 or lower bound at or below 0.6), with
+    how their drawn games stood at the end: the player ahead, level or behind in pieces."""
+    out=["Pairings under the bar (score below 0.75, or the lower bound at 0.6 or below), and",
+         "where their drawn games ended (`draws_ahead`, `draws_level`, `draws_behind` of",
+         "`table.csv`: the player's pieces on the board at the end against its opponent's):",
+         "",
+         "| ruleset | opponent | W-D-L, score [95%] | draws: player ahead / level / behind | ended by |",
+         "|---|---|---|---|---|"]
+    for k in order:
+        for o in ('alphabeta:depth=3','greedy'):
+            r=cells[k].get(o)
+            if r is None or (float(r['score'])>=0.75 and float(r['score_lo'])>0.6): continue
+            t,reasons=cell(r)
+            dal=f"{r.get('draws_ahead','?')} / {r.get('draws_level','?')} / {r.get('draws_behind','?')}"
+            out.append(f"| {k} | `{o}` | {t} | {dal} | {reasons} |")
+    return "\n".join(out)+"\n"
 lines=["| ruleset | mean depth | nodes/s | vs `alphabeta:depth=3`: W-D-L, score [95%] | ended by | vs `greedy` | ended by |","|---|---|---|---|---|---|---|"]
 good=below=0
 for k in order:
@@ -76,7 +94,8 @@ kowalski and schadler replayed move for move). The pairings of ludii-seega-6x7, 
 -11x12 were replayed from 20:35 the same day, after the fix of the weights lookup (see
 "Which weights ship"), with default weights. Each pairing's row of
 `all/<ruleset>.csv` is as `eval` writes it, every game is in `all/<ruleset>-games.csv`,
-and `all/table.csv` tallies them with the end reasons (`summarise.py`); "(running)" marks
+and `all/table.csv` tallies them with the end reasons and, of the drawn games, how many
+the player ended ahead, level or behind in pieces (`summarise.py`); "(running)" marks
 the pairing that was still going when these results were committed (its games so far).
 Mean depth (of the last finished iteration) and nodes per second are those of one
 self-play game of the player per ruleset, 120 plies (`depth-all.csv`, from
@@ -101,7 +120,7 @@ Of the {len(fin)} rulesets with both pairings finished, {len(strong)} score at l
 the lower bound above 0.6 against both opponents, and {len(above)} have the lower bound above
 0.5 against both; not yet above 0.5 against both: {", ".join(notabove) if notabove else "none"}.
 
-'''+"\n".join(lines)+"\n\n"
+'''+"\n".join(lines)+"\n\n"+below_section()+"\n"
 i=s.index(next_marker)
 s=s[:i]+sec+s[i:]
 open(p,'w').write(s)

@@ -7,8 +7,11 @@ DIR holds games CSVs (the columns of `latrunculi play`; searched recursively). F
 game in which AGENT (default: any `alphabeta:` spec with `nodes=` or `ms=`) played, the
 row of its (ruleset, opponent) pairing counts a win, draw or loss from AGENT's side.
 Columns: ruleset, agent, opponent, games, wins, draws, losses, score, score_lo, score_hi
-(95% Wilson interval of the score, as `latrunculi eval` reports it), mean_plies, and the
-end reasons as `reason:count` pairs separated by spaces. Standard library only.
+(95% Wilson interval of the score, as `latrunculi eval` reports it), mean_plies, the
+end reasons as `reason:count` pairs separated by spaces, and draws_ahead, draws_level,
+draws_behind: the drawn games in which AGENT ended with more, as many or fewer pieces on
+the board than its opponent (a draw with AGENT ahead is a position it led and did not
+convert). Standard library only.
 """
 import csv
 import math
@@ -39,7 +42,8 @@ def main():
         sys.exit(__doc__)
     root = Path(args[0])
     agent = args[args.index("--agent") + 1] if "--agent" in args else None
-    cells = defaultdict(lambda: {"w": 0, "d": 0, "l": 0, "plies": 0, "reasons": defaultdict(int)})
+    cells = defaultdict(lambda: {"w": 0, "d": 0, "l": 0, "plies": 0, "reasons": defaultdict(int),
+                                 "ahead": 0, "level": 0, "behind": 0})
     order = []
     for path in sorted(root.rglob("*.csv")):
         with open(path, newline="") as f:
@@ -60,6 +64,9 @@ def main():
                 c = cells[key]
                 if row["winner"] == "draw":
                     c["d"] += 1
+                    mine_left = int(row[f"pieces_{colour}"])
+                    theirs_left = int(row["pieces_black" if colour == "white" else "pieces_white"])
+                    c["ahead" if mine_left > theirs_left else "level" if mine_left == theirs_left else "behind"] += 1
                 elif row["winner"] == colour:
                     c["w"] += 1
                 else:
@@ -68,7 +75,7 @@ def main():
                 c["reasons"][row["reason"]] += 1
     out = csv.writer(sys.stdout, lineterminator="\n")
     out.writerow(["ruleset", "agent", "opponent", "games", "wins", "draws", "losses", "score", "score_lo",
-                  "score_hi", "mean_plies", "reasons"])
+                  "score_hi", "mean_plies", "reasons", "draws_ahead", "draws_level", "draws_behind"])
     for key in order:
         c = cells[key]
         n = c["w"] + c["d"] + c["l"]
@@ -76,7 +83,7 @@ def main():
         lo, hi = wilson(pts, n)
         reasons = " ".join(f"{r}:{k}" for r, k in sorted(c["reasons"].items()))
         out.writerow([*key, n, c["w"], c["d"], c["l"], f"{pts / n:.4f}", f"{lo:.4f}", f"{hi:.4f}",
-                      f"{c['plies'] / n:.1f}", reasons])
+                      f"{c['plies'] / n:.1f}", reasons, c["ahead"], c["level"], c["behind"]])
 
 
 if __name__ == "__main__":
