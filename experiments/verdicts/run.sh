@@ -22,7 +22,8 @@
 # shards side by side; `run.sh merge SHARDS` then merges them into selfplay/ and
 # adjudication-off/ (byte for byte the files of one unsharded run) and writes verdicts.csv.
 #
-# Environment: WEAK and STRONG, the node budgets (default 2500 and 10000, 4x apart);
+# Environment: WEAK and STRONG, the node budgets (default 1000 and 4000, 4x apart: the
+# largest pair whose estimated cost fits 16 hours of a 2-core machine, README "Cost");
 # RULESETS, the rulesets (default: every built-in one); OUT, the folder (default
 # experiments/verdicts); LATRUNCULI, the binary (default target/release/latrunculi);
 # RAYON_NUM_THREADS, the threads a survey plays on (default: every core).
@@ -30,8 +31,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${LATRUNCULI:-target/release/latrunculi}
 out=${OUT:-experiments/verdicts}
-weak=alphabeta:nodes=${WEAK:-2500}
-strong=alphabeta:nodes=${STRONG:-10000}
+weak=alphabeta:nodes=${WEAK:-1000}
+strong=alphabeta:nodes=${STRONG:-4000}
 usage="usage: run.sh [SHARD/SHARDS] | merge SHARDS | configs | verdicts"
 
 all_rulesets=${RULESETS:-$("$bin" rules | awk 'NR>1 {print $1}')}
@@ -56,7 +57,7 @@ toml_list() { # items... -> ["a", "b"]
 # experiment_file NAME RULESETS PAIRINGS: the adaptive survey of experiments/verdicts/README.md.
 experiment_file() {
   cat > "$out/$1.toml" <<EOF
-# Written by experiments/verdicts/run.sh (WEAK=${WEAK:-2500}, STRONG=${STRONG:-10000}); see
+# Written by experiments/verdicts/run.sh (WEAK=${WEAK:-1000}, STRONG=${STRONG:-4000}); see
 # experiments/verdicts/README.md. Adaptive cells: 50 games, then 50 more until the draw
 # rate's 95% interval is at most +-0.05 wide, at most 400.
 rulesets = $2
