@@ -25,7 +25,7 @@ SEEDS = ("kowalski kowalski-parcae classical xxi single-stone-xxi petteia-xxi co
 
 
 def pairings(part):
-    """(eval row, end reasons) for every pairing of a part, in file order."""
+    """(eval row, end reasons, file stem) for every pairing of a part, in file order."""
     out = []
     folder = ROOT / part
     if not folder.is_dir():
@@ -39,7 +39,7 @@ def pairings(part):
         for r in rows:
             sides = {r["agent"], r["opponent"]}
             reasons = Counter(g["reason"] for g in played if {g["white"], g["black"]} == sides)
-            out.append((r, " ".join(f"{k}:{v}" for k, v in sorted(reasons.items()))))
+            out.append((r, " ".join(f"{k}:{v}" for k, v in sorted(reasons.items())), f.stem))
     return out
 
 
@@ -65,7 +65,7 @@ def equal_time():
              "|---|---|---|---|---|---|---|"]
     done = good = 0
     rows = sorted(pairings("equal-time"), key=lambda p: SEEDS.index(p[0]["ruleset"]) if p[0]["ruleset"] in SEEDS else 99)
-    for r, reasons in rows:
+    for r, reasons, _ in rows:
         t = times.get(r["ruleset"])
         ms = f"{float(t['cpu_ms_per_move']):.0f}, {float(t['cpu_ms_max']):.0f}" if t else "–"
         st = state(r, EQUAL_TIME_GAMES)
@@ -80,18 +80,21 @@ def equal_time():
 
 
 def networks():
-    lines = ["| ruleset | network | W-D-L, score [95%] of the player | state | mean plies | ended by |",
-             "|---|---|---|---|---|---|"]
-    for r, reasons in pairings("networks"):
+    lines = ["| ruleset | network | ply cap | W-D-L, score [95%] of the player | state | mean plies | ended by |",
+             "|---|---|---|---|---|---|---|"]
+    for r, reasons, stem in pairings("networks"):
         net = re.sub(r"^az:model=", "", r["opponent"])
-        lines.append(f"| {r['ruleset']} | `{net}` | {score(r)} | {state(r, 40)} | {float(r['mean_plies']):.0f} | {reasons} |")
+        # run.sh names a pairing at the study's cap NAME-cap1000 (20 games); the others
+        # are at the networks' training cap, 200 (40 games).
+        cap, most = (1000, 20) if stem.endswith("-cap1000") else (200, 40)
+        lines.append(f"| {r['ruleset']} | `{net}` | {cap} | {score(r)} | {state(r, most)} | {float(r['mean_plies']):.0f} | {reasons} |")
     return lines
 
 
 def ab(part="ab"):
     lines = ["| ruleset | switch (the opponent's change) | W-D-L, score [95%] of the default player | state | mean plies | ended by |",
              "|---|---|---|---|---|---|"]
-    for r, reasons in pairings(part):
+    for r, reasons, _ in pairings(part):
         switch = r["opponent"][len(r["agent"]) + 1:] if r["opponent"].startswith(r["agent"] + ",") else r["opponent"]
         lines.append(f"| {r['ruleset']} | `{switch}` | {score(r)} | {state(r, 40)} | {float(r['mean_plies']):.0f} | {reasons} |")
     return lines

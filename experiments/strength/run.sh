@@ -21,7 +21,8 @@
 #              the SPRT (topup.py; results in experiments/strength/all-topup/)
 #   networks   the player at ms=100,cpu=1 against the trained networks of kowalski, xxi,
 #              classical and schadler (experiments/az-v2-*/latest.az, 200 visits, the
-#              win-in-one check) at the networks' training ply cap, 200
+#              win-in-one check) at the networks' training ply cap, 200; schadler
+#              also at the study's cap, 1,000 (20 games)
 # SHARD/SHARDS (e.g. 3/16) runs every SHARDS-th ruleset from the SHARD-th (0-based), so
 # that a cluster or a many-core machine runs the shards side by side.
 # Every step is resumable (eval --resume); results land in experiments/strength/PART/.
@@ -115,6 +116,13 @@ case $part in
     for r in $(mine kowalski xxi classical schadler); do
       evaluate "$r" "alphabeta:ms=100,cpu=1" "az:model=experiments/az-v2-$r/latest.az,sims=200,wincheck=1" 40 "$r" \
         --sprt 0,100
+    done
+    # schadler's games between search players run 470 to 640 plies: at the cap of 200 all
+    # were drawn, so schadler is played again at the study's cap, 20 games.
+    cap=1000
+    for r in $(mine schadler); do
+      evaluate "$r" "alphabeta:ms=100,cpu=1" "az:model=experiments/az-v2-$r/latest.az,sims=200,wincheck=1" 20 \
+        "$r-cap1000" --sprt 0,100
     done ;;
   *) echo "unknown part $part" >&2; exit 2 ;;
 esac
