@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Rewrites the tables of the `equal-time`, `networks`, `ab` and `ab-time` parts in
-experiments/strength/README.md from their files (`run.sh PART` writes them).
+experiments/strength/README.md from their files (`run.sh PART` writes them), and the
+table of `ordering-cost.csv` (the `ordering_cost` example).
 
     python3 experiments/strength/parts_table.py
 
@@ -12,6 +13,7 @@ pairing stands: `H1`/`H0` (the SPRT decided), `cap` (all its games played), or
 `running` (still going when the results were committed). Standard library only.
 """
 import csv
+import math
 import os
 import re
 from collections import Counter
@@ -100,10 +102,38 @@ def ab(part="ab"):
     return lines
 
 
+def ordering():
+    """Nodes to a fixed depth with each switch, over the default's: a row per ruleset and
+    the geometric mean over the rulesets."""
+    path = ROOT / "ordering-cost.csv"
+    if not path.exists():
+        return ["(not measured yet)"]
+    rows = list(csv.DictReader(path.open(newline="")))
+    switches = []
+    table = {}
+    for r in rows:
+        if r["switch"] != "default" and r["switch"] not in switches:
+            switches.append(r["switch"])
+        table.setdefault(r["ruleset"], {"depth": r["depth"], "positions": r["positions"]})[r["switch"]] = float(r["ratio"])
+    lines = ["| ruleset | depth | positions | " + " | ".join(f"`{w}`" for w in switches) + " |",
+             "|---|---|---|" + "---|" * len(switches)]
+    order = [k for k in SEEDS if k in table] + sorted(k for k in table if k not in SEEDS)
+    for k in order:
+        t = table[k]
+        lines.append(f"| {k} | {t['depth']} | {t['positions']} | " +
+                     " | ".join(f"{t[w]:.2f}" if w in t else "–" for w in switches) + " |")
+    done = [k for k in order if all(w in table[k] for w in switches)]
+    if done:
+        gm = [math.exp(sum(math.log(table[k][w]) for k in done) / len(done)) for w in switches]
+        lines.append(f"| geometric mean ({len(done)} rulesets) | | | " + " | ".join(f"{g:.2f}" for g in gm) + " |")
+    return lines
+
+
 def main():
     readme = ROOT / "README.md"
     text = readme.read_text()
-    parts = (("equal-time", equal_time), ("networks", networks), ("ab", ab), ("ab-time", lambda: ab("ab-time")))
+    parts = (("equal-time", equal_time), ("networks", networks), ("ab", ab), ("ab-time", lambda: ab("ab-time")),
+             ("ordering", ordering))
     for part, make in parts:
         begin, end = f"<!-- table:{part} -->", f"<!-- /table:{part} -->"
         if begin not in text or end not in text:

@@ -58,7 +58,8 @@ fn main() {
         let depth = player.stats().mean_depth().floor() as u32 + 1;
         let mut base = 0u64;
         for switch in SWITCHES {
-            let options = format!("nodes={},depth={depth}{}{switch}", 1u64 << 40, if switch.is_empty() { "" } else { "," });
+            let options =
+                format!("nodes={},depth={depth}{}{switch}", 1u64 << 40, if switch.is_empty() { "" } else { "," });
             let mut a = agent(&options);
             for (k, p) in positions.iter().enumerate() {
                 a.new_game(k as u64);
