@@ -14,6 +14,7 @@ the first part of the README's test command). Run from anywhere:
 import pathlib
 import subprocess
 import sys
+import tomllib
 
 import pytest
 
@@ -369,9 +370,12 @@ def test_verdicts_cost_estimate_follows_the_adaptive_rule(tmp_path):
     is first at most +-0.05 wide at 200 games: 25 of 200 is [0.086, 0.178]) in 147.6 plies:
     200 x 147.6 x 3.6 s = 29.52 core-hours a budget, and its adjudication-off cell at the
     cap of 400 games: 59.04."""
+    # The budgets are those of the committed experiment file (run.sh's defaults).
+    config = tomllib.loads((ROOT / "experiments/verdicts/selfplay.toml").read_text())
+    weak, strong = (int(spec.split("nodes=")[1]) for spec, _ in config["pairings"])
     sample = tmp_path / "sample.csv"
-    sample.write_text("ruleset,nodes,games,plies,cpu_s\nkowalski,2500,2,1000,3600\nkowalski,10000,2,1000,3600\n")
+    sample.write_text(f"ruleset,nodes,games,plies,cpu_s\nkowalski,{weak},2,1000,3600\nkowalski,{strong},2,1000,3600\n")
     stdout, _ = script("experiments/verdicts/estimate_cost.py", sample)
     assert "| xxi | 0.00, 56 | 50 | 2.81 | 2.81 | 0.00 |" in stdout, stdout
     assert "| kowalski | 0.12, 148 | 200 | 29.52 | 29.52 | 59.04 |" in stdout, stdout
-    assert "pooled CPU seconds per ply: nodes=2500 3600.0 ms, nodes=10000 3600.0 ms" in stdout, stdout
+    assert f"pooled CPU seconds per ply: nodes={weak} 3600.0 ms, nodes={strong} 3600.0 ms" in stdout, stdout
