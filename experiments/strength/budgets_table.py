@@ -19,23 +19,13 @@ and ratings.csv once the ladder is finished) and writes
 A ladder still being played is listed with the pairings it has finished.
 """
 import csv
-import math
 import re
 from pathlib import Path
 
+from summarise import wilson  # the same interval as the other tables of this folder
+
 ROOT = Path(__file__).resolve().parent
-Z95 = 1.959963984540054
 ORDER = ["kowalski", "xxi", "schadler", "falkener", "ludii-seega-8x8"]
-
-
-def wilson(points, n):
-    if n == 0:
-        return (0.0, 1.0)
-    p = points / n
-    d = 1 + Z95 * Z95 / n
-    c = (p + Z95 * Z95 / (2 * n)) / d
-    h = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
 
 
 def nodes_of(spec):
