@@ -12,6 +12,8 @@
 #              the thread's CPU time, so the part may run beside other work); at most
 #              EQUAL_TIME_GAMES games a ruleset (default 40; falkener at most 20)
 #   budgets    a ladder of node budgets 4x apart on five rulesets
+#   weights-ab the default evaluation weights against the fitted file on the rulesets that
+#              keep one (8 games against alphabeta:depth=3; results in ab-default/)
 #   ab         the A/B tests of the search's parts (equal nodes)
 #   ab-time    the same at equal time (100 ms of CPU time a move each) on three rulesets
 #   pursuit    the player with the pursuit term (pursuit=10) against the player without
@@ -29,12 +31,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${LATRUNCULI:-target/release/latrunculi}
-part=${1:?usage: run.sh all|topup|equal-time|budgets|ab|ab-time|pursuit|networks [SHARD/SHARDS]}
+part=${1:?usage: run.sh all|topup|equal-time|budgets|weights-ab|ab|ab-time|pursuit|networks [SHARD/SHARDS]}
 shard=${2:-0/1}
 k=${shard%/*}
 n=${shard#*/}
 out=experiments/strength/$part
 [[ $part == topup ]] && out=experiments/strength/all-topup
+[[ $part == weights-ab ]] && out=experiments/strength/ab-default
 mkdir -p "$out"
 BUDGET=${BUDGET:-nodes=10000}
 cap=1000 # the study's ply cap
@@ -98,6 +101,15 @@ case $part in
       [[ -d "$out/$r" ]] && resume=--resume
       "$bin" ladder --ruleset "$r" --agents "$agents" --anchor alphabeta:nodes=1250 --games 20 --seed 1 --ply-cap 1000 \
         --out "$out/$r" $resume
+    done ;;
+  weights-ab)
+    # The default weights against the fitted file, 8 games against alphabeta:depth=3 with
+    # the seeds and colours of the first 8 games of the `all` pairing (the fitted player's
+    # side), on the rulesets that keep a file and had not had this A/B, where the fitted
+    # player dropped points in those 8 (weights_ab.py tallies both sides and applies the
+    # rule of the README: the file stays unless the default weights score higher).
+    for r in $(mine ${RULESETS:-classical kowalski-parcae ludii-bell-8x8 ludii-seega-10x10 ludii-seega-6x6 ludii-seega-6x8 ludii-seega-7x8 ludii-seega-8x8 ludii-seega-8x9}); do
+      evaluate "$r" "alphabeta:$BUDGET,eval=default" "alphabeta:depth=3" 8 "$r"
     done ;;
   ab)
     # The parts that change what a search sees first; the ordering and window parts

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""The weights A/B of `run.sh weights-ab`: fitted file against default weights.
+
+    python3 experiments/strength/weights_ab.py [RULESET...]
+
+For each ruleset (default: every `ab-default/RULESET.csv` of a ruleset that still has a
+file in configs/eval/; where a file was removed, `all/` holds the default player's games), the default player's games (`ab-default/RULESET-games.csv`, `alphabeta:nodes=10000,
+eval=default` against `alphabeta:depth=3`) beside the fitted player's games with the same
+seeds (the first games of `all/RULESET-games.csv` against `alphabeta:depth=3`, as many as
+the default player has played), and the rule of the README applied once the 8 games are
+in: the fitted file stays unless the default weights score higher. Writes a Markdown
+table (ruleset, games, the fitted player's W-D-L and score, the default player's, and the
+weights that ship: "pending" while the A/B is short of 8 games) between the lines
+`<!-- table:weights-ab -->` and `<!-- /table:weights-ab -->` of
+experiments/strength/README.md, and prints it.
+"""
+import csv
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+FILES = ROOT.parents[1] / "configs" / "eval"
+GAMES = 8
+
+
+def tally(rows, mine):
+    w = d = l = 0
+    for r in rows:
+        colour = "white" if mine(r["white"]) else "black"
+        if r["winner"] == colour:
+            w += 1
+        elif r["winner"] == "draw":
+            d += 1
+        else:
+            l += 1
+    return w, d, l
+
+
+def games_against_depth3(path, agent):
+    rows = [r for r in csv.DictReader(path.open(newline=""))
+            if "alphabeta:depth=3" in (r["white"], r["black"]) and agent in (r["white"], r["black"])]
+    return sorted(rows, key=lambda r: int(r["game"]))
+
+
+def main():
+    names = sys.argv[1:] or sorted(p.stem for p in (ROOT / "ab-default").glob("*.csv")
+                                   if not p.stem.endswith("-games") and p.stem != "table"
+                                   and not p.stem.endswith("-fitted") and (FILES / f"{p.stem}.toml").exists())
+    lines = ["| ruleset | games | fitted weights (`all`, same seeds) | default weights | ships |", "|---|---|---|---|---|"]
+    for name in names:
+        default_file = ROOT / "ab-default" / f"{name}-games.csv"
+        if not default_file.exists():
+            continue
+        default = games_against_depth3(default_file, "alphabeta:nodes=10000,eval=default")
+        fitted = games_against_depth3(ROOT / "all" / f"{name}-games.csv", "alphabeta:nodes=10000")
+        n = min(len(default), GAMES)
+        default, fitted = default[:n], fitted[:n]
+        if [r["seed"] for r in default] != [r["seed"] for r in fitted]:
+            sys.exit(f"{name}: the two players' games do not have the same seeds")
+        fw, fd, fl = tally(fitted, lambda s: s == "alphabeta:nodes=10000")
+        dw, dd, dl = tally(default, lambda s: s == "alphabeta:nodes=10000,eval=default")
+        fs, ds = (fw + fd / 2) / max(n, 1), (dw + dd / 2) / max(n, 1)
+        ships = "pending" if n < GAMES else ("default" if ds > fs else "fitted")
+        lines.append(f"| {name} | {n} | {fw}-{fd}-{fl} {fs:.2f} | {dw}-{dd}-{dl} {ds:.2f} | {ships} |")
+    print("\n".join(lines))
+    readme = ROOT / "README.md"
+    text = readme.read_text()
+    begin, end = "<!-- table:weights-ab -->", "<!-- /table:weights-ab -->"
+    if begin not in text or end not in text:
+        sys.exit(f"{readme}: no lines {begin} and {end} to write the table between")
+    i = text.index(begin) + len(begin)
+    text = text[:i] + "\n" + "\n".join(lines) + "\n" + text[text.index(end):]
+    readme.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
