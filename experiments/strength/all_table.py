@@ -92,7 +92,10 @@ deleted and replayed at 13:45 with a binary of commit 5c7b15a (the weights as sh
 on the other rulesets the two binaries play the same games (checked: games 0 and 1 of
 kowalski and schadler replayed move for move). The pairings of ludii-seega-6x7, -9x10 and
 -11x12 were replayed from 20:35 the same day, after the fix of the weights lookup (see
-"Which weights ship"), with default weights. Each pairing's row of
+"Which weights ship"), with default weights, and those of ludii-seega-6x6, classical,
+kowalski-parcae and ludii-bell-8x8 from 2026-11-27, after their files lost the weights A/B
+(binary of the commit that removed them; the fitted player's games are in `ab-default/`,
+`NAME-fitted-games.csv`). Each pairing's row of
 `all/<ruleset>.csv` is as `eval` writes it, every game is in `all/<ruleset>-games.csv`,
 and `all/table.csv` tallies them with the end reasons and, of the drawn games, how many
 the player ended ahead, level or behind in pieces (`summarise.py`); "(running)" marks
@@ -105,7 +108,9 @@ rates were measured with two games of the `pursuit` part running on the 2 cores:
 seed rulesets they are 0.73 to 0.92 times those of `speed.csv` (measured idle, an earlier
 binary, the same depths), on bell and schadler 1.5 and 1.6 times, so read them as rough;
 the rows of ludii-seega-6x7, -9x10 and -11x12 were measured again with their default
-weights (2026-11-26 22:05, four games running beside it).
+weights (2026-11-26 22:05, four games running beside it), and those of ludii-seega-6x6,
+classical, kowalski-parcae and ludii-bell-8x8 on 2026-11-27 after their files were
+removed (at `nice -15` beside eight runs at `nice 5`).
 This section is written by `all_table.py` from those files.
 
 † A pairing that the SPRT stopped in the player's favour (H1) with the lower bound of the

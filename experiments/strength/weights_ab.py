@@ -4,10 +4,11 @@
     python3 experiments/strength/weights_ab.py [RULESET...]
 
 For each ruleset (default: every `ab-default/RULESET.csv` of a ruleset that still has a
-file in configs/eval/; where a file was removed, `all/` holds the default player's games), the default player's games (`ab-default/RULESET-games.csv`, `alphabeta:nodes=10000,
+file in configs/eval/ or whose fitted games were moved to `ab-default/RULESET-fitted-games.csv`
+when its file lost the A/B and `all/` was replayed), the default player's games (`ab-default/RULESET-games.csv`, `alphabeta:nodes=10000,
 eval=default` against `alphabeta:depth=3`) beside the fitted player's games with the same
-seeds (the first games of `all/RULESET-games.csv` against `alphabeta:depth=3`, as many as
-the default player has played), and the rule of the README applied once the 8 games are
+seeds (the first games of `all/RULESET-games.csv`, or of the moved file, against
+`alphabeta:depth=3`, as many as the default player has played), and the rule of the README applied once the 8 games are
 in: the fitted file stays unless the default weights score higher. Writes a Markdown
 table (ruleset, games, the fitted player's W-D-L and score, the default player's, and the
 weights that ship: "pending" while the A/B is short of 8 games) between the lines
@@ -43,16 +44,21 @@ def games_against_depth3(path, agent):
 
 
 def main():
-    names = sys.argv[1:] or sorted(p.stem for p in (ROOT / "ab-default").glob("*.csv")
+    ab = ROOT / "ab-default"
+    names = sys.argv[1:] or sorted(p.stem for p in ab.glob("*.csv")
                                    if not p.stem.endswith("-games") and p.stem != "table"
-                                   and not p.stem.endswith("-fitted") and (FILES / f"{p.stem}.toml").exists())
+                                   and not p.stem.endswith("-fitted")
+                                   and ((FILES / f"{p.stem}.toml").exists() or (ab / f"{p.stem}-fitted-games.csv").exists()))
     lines = ["| ruleset | games | fitted weights (`all`, same seeds) | default weights | ships |", "|---|---|---|---|---|"]
     for name in names:
         default_file = ROOT / "ab-default" / f"{name}-games.csv"
         if not default_file.exists():
             continue
         default = games_against_depth3(default_file, "alphabeta:nodes=10000,eval=default")
-        fitted = games_against_depth3(ROOT / "all" / f"{name}-games.csv", "alphabeta:nodes=10000")
+        # Where the file lost the A/B, the fitted player's games were moved out of all/.
+        moved = ab / f"{name}-fitted-games.csv"
+        fitted = games_against_depth3(moved if moved.exists() else ROOT / "all" / f"{name}-games.csv",
+                                      "alphabeta:nodes=10000")
         n = min(len(default), GAMES)
         default, fitted = default[:n], fitted[:n]
         if [r["seed"] for r in default] != [r["seed"] for r in fitted]:
