@@ -93,8 +93,8 @@ on the other rulesets the two binaries play the same games (checked: games 0 and
 kowalski and schadler replayed move for move). The pairings of ludii-seega-6x7, -9x10 and
 -11x12 were replayed from 20:35 the same day, after the fix of the weights lookup (see
 "Which weights ship"), with default weights, and those of ludii-seega-6x6, classical,
-kowalski-parcae, ludii-bell-8x8 and ludii-seega-10x10 from 2026-11-27, after their files
-lost the weights A/B
+kowalski-parcae, ludii-bell-8x8 and the Seega boards 6x8, 7x8, 8x8 and 10x10 from
+2026-11-27, after their files lost the weights A/B
 (binary of the commit that removed them; the fitted player's games are in `ab-default/`,
 `NAME-fitted-games.csv`). Each pairing's row of
 `all/<ruleset>.csv` is as `eval` writes it, every game is in `all/<ruleset>-games.csv`,
@@ -110,8 +110,8 @@ seed rulesets they are 0.73 to 0.92 times those of `speed.csv` (measured idle, a
 binary, the same depths), on bell and schadler 1.5 and 1.6 times, so read them as rough;
 the rows of ludii-seega-6x7, -9x10 and -11x12 were measured again with their default
 weights (2026-11-26 22:05, four games running beside it), and those of ludii-seega-6x6,
-classical, kowalski-parcae, ludii-bell-8x8 and ludii-seega-10x10 on 2026-11-27 after their
-files were removed (at `nice -15` beside eight runs at `nice 5`).
+classical, kowalski-parcae, ludii-bell-8x8 and the Seega boards 6x8, 7x8, 8x8 and 10x10
+on 2026-11-27 after their files were removed (at `nice -15` beside eight runs at `nice 5`).
 This section is written by `all_table.py` from those files.
 
 † A pairing that the SPRT stopped in the player's favour (H1) with the lower bound of the
