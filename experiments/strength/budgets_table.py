@@ -22,6 +22,7 @@ import csv
 import re
 from pathlib import Path
 
+from parts_table import write_table
 from summarise import wilson  # the same interval as the other tables of this folder
 
 ROOT = Path(__file__).resolve().parent
@@ -119,15 +120,7 @@ def figure(data):
 
 def main():
     data = ladders()
-    readme = ROOT / "README.md"
-    text = readme.read_text()
-    begin, end = "<!-- table:budgets -->", "<!-- /table:budgets -->"
-    if begin not in text or end not in text:
-        raise SystemExit(f"{readme}: no lines {begin} and {end} to write the budgets table between")
-    i = text.index(begin) + len(begin)
-    j = text.index(end)
-    text = text[:i] + "\n" + "\n".join(table(data, speeds())) + "\n" + text[j:]
-    readme.write_text(text)
+    write_table("budgets", table(data, speeds()))
     figure(data)
 
 

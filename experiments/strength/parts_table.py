@@ -130,19 +130,24 @@ def ordering():
     return lines
 
 
-def main():
+def write_table(part, lines):
+    """Puts `lines` between the lines `<!-- table:PART -->` and `<!-- /table:PART -->` of
+    this folder's README (the other table scripts here write theirs with it too)."""
     readme = ROOT / "README.md"
     text = readme.read_text()
+    begin, end = f"<!-- table:{part} -->", f"<!-- /table:{part} -->"
+    if begin not in text or end not in text:
+        raise SystemExit(f"{readme}: no lines {begin} and {end} to write the {part} table between")
+    i = text.index(begin) + len(begin)
+    j = text.index(end)
+    readme.write_text(text[:i] + "\n" + "\n".join(lines) + "\n" + text[j:])
+
+
+def main():
     parts = (("equal-time", equal_time), ("networks", networks), ("ab", ab), ("ab-time", lambda: ab("ab-time")),
              ("ordering", ordering))
     for part, make in parts:
-        begin, end = f"<!-- table:{part} -->", f"<!-- /table:{part} -->"
-        if begin not in text or end not in text:
-            raise SystemExit(f"{readme}: no lines {begin} and {end} to write the {part} table between")
-        i = text.index(begin) + len(begin)
-        j = text.index(end)
-        text = text[:i] + "\n" + "\n".join(make()) + "\n" + text[j:]
-    readme.write_text(text)
+        write_table(part, make())
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ import csv
 import sys
 from pathlib import Path
 
+from parts_table import write_table
+
 ROOT = Path(__file__).resolve().parent
 FILES = ROOT.parents[1] / "configs" / "eval"
 GAMES = 8
@@ -51,7 +53,7 @@ def main():
                                    and ((FILES / f"{p.stem}.toml").exists() or (ab / f"{p.stem}-fitted-games.csv").exists()))
     lines = ["| ruleset | games | fitted weights (`all`, same seeds) | default weights | ships |", "|---|---|---|---|---|"]
     for name in names:
-        default_file = ROOT / "ab-default" / f"{name}-games.csv"
+        default_file = ab / f"{name}-games.csv"
         if not default_file.exists():
             continue
         default = games_against_depth3(default_file, "alphabeta:nodes=10000,eval=default")
@@ -69,15 +71,7 @@ def main():
         ships = "pending" if n < GAMES else ("default" if ds > fs else "fitted")
         lines.append(f"| {name} | {n} | {fw}-{fd}-{fl} {fs:.2f} | {dw}-{dd}-{dl} {ds:.2f} | {ships} |")
     print("\n".join(lines))
-    readme = ROOT / "README.md"
-    text = readme.read_text()
-    begin, end = "<!-- table:weights-ab -->", "<!-- /table:weights-ab -->"
-    if begin not in text or end not in text:
-        sys.exit(f"{readme}: no lines {begin} and {end} to write the table between")
-    i = text.index(begin) + len(begin)
-    text = text[:i] + "\n" + "\n".join(lines) + "\n" + text[text.index(end):]
-    readme.write_text(text)
-
+    write_table("weights-ab", lines)
 
 if __name__ == "__main__":
     main()

@@ -5,10 +5,10 @@
 //! `PLIES` plies from seed 1; every `STRIDE`-th of its positions (forced moves left out) is
 //! then searched to a fixed depth, `D` = one more than the whole part of the player's mean
 //! depth in that game (the iteration its budget runs out in), by the player with each
-//! switch in turn, every search from an empty table (`SearchAgent::new_game`). PVS, aspiration windows, killers and history only order moves
-//! or narrow windows: the depth-`D` search keeps its minimax result (the search's tests
-//! check PVS + table against plain alpha-beta), so fewer nodes to `D` means a deeper search
-//! at equal nodes. Late-move reductions and null-move pruning change what the depth-`D`
+//! switch in turn, every search from an empty table (`SearchAgent::new_game`). PVS,
+//! aspiration windows, killers and history only order moves or narrow windows: the
+//! depth-`D` search keeps its minimax result (the search's tests check PVS + table against
+//! plain alpha-beta), so fewer nodes to `D` means a deeper search at equal nodes. Late-move reductions and null-move pruning change what the depth-`D`
 //! search sees, so their rows count nodes only.
 //!
 //! Prints CSV: ruleset, depth, positions, switch (`default` or the key that differs),

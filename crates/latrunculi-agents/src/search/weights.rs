@@ -334,8 +334,9 @@ mod tests {
     #[test]
     fn a_builtin_ruleset_without_a_file_plays_the_default_weights() {
         let with_file: Vec<&str> = BUILTIN_WEIGHTS.iter().map(|(id, _)| *id).collect();
+        let all = Ruleset::all_builtin();
         let mut without = 0;
-        for rs in Ruleset::all_builtin() {
+        for rs in &all {
             if !with_file.contains(&rs.id.as_str()) {
                 without += 1;
                 let got = EvalWeights::builtin_for(&rs.rules()).map(|w| w.ruleset.clone());
@@ -348,9 +349,9 @@ mod tests {
         // with a file on another board (the Seega boards differ only in size and the
         // pieces in hand). If the weights A/B ever removes every such file, pick another
         // guard.
-        let same_rules_elsewhere = Ruleset::all_builtin().iter().any(|a| {
+        let same_rules_elsewhere = all.iter().any(|a| {
             !with_file.contains(&a.id.as_str())
-                && Ruleset::all_builtin().iter().any(|b| {
+                && all.iter().any(|b| {
                     let (mut ra, rb) = (a.rules(), b.rules());
                     (ra.width, ra.height) = (rb.width, rb.height);
                     with_file.contains(&b.id.as_str()) && a.id != b.id && ra == rb
