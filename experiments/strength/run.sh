@@ -11,10 +11,12 @@
 #              (equal-time/move-time.csv, from the move_time example; ms=N,cpu=1 counts
 #              the thread's CPU time, so the part may run beside other work); at most
 #              EQUAL_TIME_GAMES games a ruleset (default 40; falkener at most 20)
-#   budgets    a ladder of node budgets 4x apart on five rulesets
+#   budgets    a ladder of node budgets 4x apart on five rulesets (RULESETS="a b" plays
+#              only those)
 #   weights-ab the default evaluation weights against the fitted file on the rulesets that
 #              keep one (8 games against alphabeta:depth=3; results in ab-default/)
-#   ab         the A/B tests of the search's parts (equal nodes)
+#   ab         the A/B tests of the search's parts (equal nodes; RULESETS and SWITCHES
+#              choose the rulesets and the switches)
 #   ab-time    the same at equal time (100 ms of CPU time a move each) on three rulesets
 #   pursuit    the player with the pursuit term (pursuit=10) against the player without
 #              it, on rulesets where won positions ran into the ply cap or the limit
@@ -25,6 +27,7 @@
 #              classical and schadler (experiments/az-v2-*/latest.az, 200 visits, the
 #              win-in-one check) at the networks' training ply cap, 200; schadler
 #              also at the study's cap, 1,000 (20 games)
+# RULESETS="a b ..." limits any part but pursuit and topup to those rulesets.
 # SHARD/SHARDS (e.g. 3/16) runs every SHARDS-th ruleset from the SHARD-th (0-based), so
 # that a cluster or a many-core machine runs the shards side by side.
 # Every step is resumable (eval --resume); results land in experiments/strength/PART/.
@@ -80,7 +83,7 @@ case $part in
   equal-time)
     times=$out/move-time.csv
     # falkener last: alphabeta:depth=4 takes about a second a move there (move-time.csv)
-    for r in $(mine ${seed_rulesets/falkener /} falkener); do
+    for r in $(mine ${RULESETS:-${seed_rulesets/falkener /} falkener}); do
       ms=$(awk -F, -v r="$r" '$1 == r && $2 == "alphabeta:depth=4" { printf "%d", $4 + 0.5 }' "$times" 2>/dev/null)
       if [[ -z $ms ]]; then
         echo "run.sh: no CPU time a move of alphabeta:depth=4 on $r in $times; measure it with" >&2
@@ -94,7 +97,7 @@ case $part in
       evaluate "$r" "alphabeta:ms=$ms,cpu=1" "alphabeta:depth=4" "$games" "$r" --sprt 0,150
     done ;;
   budgets)
-    for r in $(mine kowalski xxi schadler falkener ludii-seega-8x8); do
+    for r in $(mine ${RULESETS:-kowalski xxi schadler falkener ludii-seega-8x8}); do
       agents=$out/agents-$r.txt
       printf '%s\n' alphabeta:nodes=1250 alphabeta:nodes=5000 alphabeta:nodes=20000 alphabeta:nodes=80000 > "$agents"
       resume=""
@@ -115,8 +118,10 @@ case $part in
     # The parts that change what a search sees first; the ordering and window parts
     # (pvs, asp, killers, hist) last: the ordering_cost example measures what they save
     # on all 42 rulesets exactly.
-    for r in $(mine kowalski xxi schadler); do
-      for off in qs=0 lmr=0 null=1 eval=default eval=material pvs=0 asp=0 killers=0 hist=0; do
+    # RULESETS="a b" and SWITCHES="eval=default ..." play only those (the weights
+    # head-to-head: SWITCHES=eval=default on the rulesets that keep a file).
+    for r in $(mine ${RULESETS:-kowalski xxi schadler}); do
+      for off in ${SWITCHES:-qs=0 lmr=0 null=1 eval=default eval=material pvs=0 asp=0 killers=0 hist=0}; do
         evaluate "$r" "alphabeta:$BUDGET" "alphabeta:$BUDGET,$off" 40 "$r-${off//=/}" --sprt 0,100
       done
     done ;;
@@ -132,14 +137,15 @@ case $part in
     done ;;
   networks)
     cap=200
-    for r in $(mine kowalski xxi classical schadler); do
+    for r in $(mine ${RULESETS:-kowalski xxi classical schadler}); do
       evaluate "$r" "alphabeta:ms=100,cpu=1" "az:model=experiments/az-v2-$r/latest.az,sims=200,wincheck=1" 40 "$r" \
         --sprt 0,100
     done
     # schadler's games between search players run 470 to 640 plies: at the cap of 200 all
     # were drawn, so schadler is played again at the study's cap, 20 games.
     cap=1000
-    for r in $(mine schadler); do
+    for r in $(mine ${RULESETS:-schadler}); do
+      [[ $r == schadler ]] || continue
       evaluate "$r" "alphabeta:ms=100,cpu=1" "az:model=experiments/az-v2-$r/latest.az,sims=200,wincheck=1" 20 \
         "$r-cap1000" --sprt 0,100
     done ;;

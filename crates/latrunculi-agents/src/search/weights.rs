@@ -150,8 +150,8 @@ impl EvalWeights {
 
     /// Parses a weights file's text; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<EvalWeights, WeightsError> {
-        let raw: WeightsFile =
-            toml::from_str(text).map_err(|e| WeightsError::Syntax { file: file.to_string(), message: e.to_string() })?;
+        let raw: WeightsFile = toml::from_str(text)
+            .map_err(|e| WeightsError::Syntax { file: file.to_string(), message: e.to_string() })?;
         let mut w = [f64::NAN; NUM_FEATURES];
         for (name, value) in &raw.weights {
             let Some(i) = FEATURE_NAMES.iter().position(|n| n == name) else {
@@ -216,7 +216,9 @@ impl EvalWeights {
     /// The built-in weights for a ruleset's rules: the file whose ruleset has exactly
     /// these rules; else, for rules that are no built-in ruleset's (a ruleset of the
     /// user's, or a built-in one on another board), one whose rules differ only in board
-    /// size; else `None`. A built-in ruleset without a file of its own thus plays the
+    /// size (of several, the one whose board has the nearest number of squares, then the
+    /// first by ruleset id; petteia-xxi and single-stone-xxi differ only in size); else
+    /// `None`. A built-in ruleset without a file of its own thus plays the
     /// default weights, even where another board of the same rules has a file (the
     /// Seega boards differ only in size and the pieces in hand, which the play rules do
     /// not hold).
@@ -229,7 +231,12 @@ impl EvalWeights {
             return None;
         }
         let same_but_size = |a: &Rules| Rules { width: rules.width, height: rules.height, ..*a } == *rules;
-        table.iter().find(|(r, _)| same_but_size(r)).map(|(_, w)| w)
+        let squares = |r: &Rules| r.width as i64 * r.height as i64;
+        table
+            .iter()
+            .filter(|(r, _)| same_but_size(r))
+            .min_by_key(|(r, w)| ((squares(r) - squares(rules)).abs(), w.ruleset.clone()))
+            .map(|(_, w)| w)
     }
 
     /// The weights the search player uses for `rules`: the built-in file for them, or
@@ -362,9 +369,26 @@ mod tests {
 
     #[test]
     fn a_builtin_ruleset_on_another_board_plays_its_file() {
-        let mut rules = Ruleset::builtin("kowalski").unwrap().rules();
-        rules.width = 10;
-        rules.height = 8;
-        assert_eq!(EvalWeights::builtin_for(&rules).map(|w| w.ruleset.as_str()), Some("kowalski"));
+        // Every ruleset with a file, on a board no built-in ruleset uses: it plays the file
+        // of its rules on the board nearest in squares (its own, where no other file has
+        // its rules).
+        let all = Ruleset::all_builtin();
+        let with_file: Vec<Rules> =
+            BUILTIN_WEIGHTS.iter().map(|(id, _)| Ruleset::builtin(id).unwrap().rules()).collect();
+        let squares = |r: &Rules| r.width as i64 * r.height as i64;
+        for (id, _) in BUILTIN_WEIGHTS {
+            let own = Ruleset::builtin(id).unwrap().rules();
+            let rules = Rules { width: 15, height: 5, ..own };
+            assert!(all.iter().all(|rs| rs.rules() != rules), "{id} on 15x5 is a built-in ruleset");
+            let got = EvalWeights::builtin_for(&rules).unwrap_or_else(|| panic!("{id} on 15x5 plays no file"));
+            let got_rules = Ruleset::builtin(&got.ruleset).unwrap().rules();
+            assert_eq!(Rules { width: 15, height: 5, ..got_rules }, rules, "{id} on 15x5 plays {}", got.ruleset);
+            let nearest = with_file
+                .iter()
+                .filter(|r| Rules { width: 15, height: 5, ..**r } == rules)
+                .map(|r| (squares(r) - 75).abs())
+                .min();
+            assert_eq!(Some((squares(&got_rules) - 75).abs()), nearest, "{id} on 15x5 plays {}", got.ruleset);
+        }
     }
 }
