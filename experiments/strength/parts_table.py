@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Rewrites the tables of the `equal-time`, `networks`, `ab` and `ab-time` parts in
+"""Rewrites the tables of the `equal-time`, `networks`, `ab` and `ab-time` parts (and of
+`ab/kowalski-fitted/`, the A/B on kowalski while it had a fitted file) in
 experiments/strength/README.md from their files (`run.sh PART` writes them), and the
 table of `ordering-cost.csv` (the `ordering_cost` example).
 
@@ -145,7 +146,7 @@ def write_table(part, lines):
 
 def main():
     parts = (("equal-time", equal_time), ("networks", networks), ("ab", ab), ("ab-time", lambda: ab("ab-time")),
-             ("ordering", ordering))
+             ("ab-kowalski-fitted", lambda: ab("ab/kowalski-fitted")), ("ordering", ordering))
     for part, make in parts:
         write_table(part, make())
 
