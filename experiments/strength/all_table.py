@@ -93,10 +93,14 @@ on the other rulesets the two binaries play the same games (checked: games 0 and
 kowalski and schadler replayed move for move). The pairings of ludii-seega-6x7, -9x10 and
 -11x12 were replayed from 20:35 the same day, after the fix of the weights lookup (see
 "Which weights ship"), with default weights, and those of ludii-seega-6x6, classical,
-kowalski-parcae, ludii-bell-8x8 and the Seega boards 6x8, 7x8, 8x8 and 10x10 from
-2026-11-27, after their files lost the weights A/B
-(binary of the commit that removed them; the fitted player's games are in `ab-default/`,
-`NAME-fitted-games.csv`). Each pairing's row of
+kowalski-parcae, ludii-bell-8x8 and the Seega boards 6x8, 7x8, 8x8, 8x9 and 10x10 from
+2026-11-27, after their files lost the weights A/B, and those of kowalski, petteia-xxi,
+back-rank, ludii-piso, ludii-schadler-1994, -2001 and ludii-seneca after theirs lost the
+head-to-head (binary of the commit that removed them; the fitted player's games are in
+`ab-default/`, `NAME-fitted-games.csv`). Where the default player had played the weights
+A/B, the first 8 games of the replay against `alphabeta:depth=3` are those games move
+for move (checked on all nine: `ab-default/NAME-games.csv` against `all/NAME-games.csv`,
+same seeds and colours), so the replays ran with the default weights. Each pairing's row of
 `all/<ruleset>.csv` is as `eval` writes it, every game is in `all/<ruleset>-games.csv`,
 and `all/table.csv` tallies them with the end reasons and, of the drawn games, how many
 the player ended ahead, level or behind in pieces (`summarise.py`); "(running)" marks
@@ -111,7 +115,9 @@ binary, the same depths), on bell and schadler 1.5 and 1.6 times, so read them a
 the rows of ludii-seega-6x7, -9x10 and -11x12 were measured again with their default
 weights (2026-11-26 22:05, four games running beside it), and those of ludii-seega-6x6,
 classical, kowalski-parcae, ludii-bell-8x8 and the Seega boards 6x8, 7x8, 8x8 and 10x10
-on 2026-11-27 after their files were removed (at `nice -15` beside eight runs at `nice 5`).
+on 2026-11-27 after their files were removed, as were those of ludii-seega-8x9, kowalski,
+petteia-xxi, back-rank, ludii-piso, ludii-schadler-1994, -2001 and ludii-seneca (at
+`nice -15` beside eight runs at `nice 5`).
 This section is written by `all_table.py` from those files.
 
 † A pairing that the SPRT stopped in the player's favour (H1) with the lower bound of the

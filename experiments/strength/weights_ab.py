@@ -73,5 +73,6 @@ def main():
     print("\n".join(lines))
     write_table("weights-ab", lines)
 
+
 if __name__ == "__main__":
     main()

@@ -8,8 +8,9 @@
 //! switch in turn, every search from an empty table (`SearchAgent::new_game`). PVS,
 //! aspiration windows, killers and history only order moves or narrow windows: the
 //! depth-`D` search keeps its minimax result (the search's tests check PVS + table against
-//! plain alpha-beta), so fewer nodes to `D` means a deeper search at equal nodes. Late-move reductions and null-move pruning change what the depth-`D`
-//! search sees, so their rows count nodes only.
+//! plain alpha-beta), so fewer nodes to `D` means a deeper search at equal nodes.
+//! Late-move reductions and null-move pruning change what the depth-`D` search sees, so
+//! their rows count nodes only.
 //!
 //! Prints CSV: ruleset, depth, positions, switch (`default` or the key that differs),
 //! nodes (summed over the positions), ratio (nodes over the default's).
