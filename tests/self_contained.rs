@@ -42,7 +42,9 @@ fn no_file_refers_outside_the_repository() {
     let mut files = Vec::new();
     files_under(root, &mut files);
     // The walk really covers the repository.
-    for must in ["README.md", "docs/rules.md", "crates/latrunculi-rules/src/ruleset/mod.rs", "configs/rulesets/xxi.toml"] {
+    for must in
+        ["README.md", "docs/rules.md", "crates/latrunculi-rules/src/ruleset/mod.rs", "configs/rulesets/xxi.toml"]
+    {
         assert!(files.contains(&root.join(must)), "{must} not found under {}", root.display());
     }
     let needles = forbidden();

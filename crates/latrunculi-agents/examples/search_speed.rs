@@ -6,8 +6,8 @@
 //!
 //! `cargo run --release -p latrunculi-agents --example search_speed -- NODES|OPTIONS PLYCAP GAMES [RULESET...]`
 
-use latrunculi_agents::{Agent, parse_agent};
 use latrunculi_agents::search::SearchAgent;
+use latrunculi_agents::{Agent, parse_agent};
 use latrunculi_rules::{Position, Ruleset};
 
 fn main() {
@@ -39,7 +39,9 @@ fn main() {
         let s = a.stats();
         println!(
             "{id},{:.0},{plies},{},{:.2},{:.0},{:.1}",
-            spec.strip_prefix("nodes=").and_then(|n| n.parse().ok()).unwrap_or(s.nodes as f64 / s.searches.max(1) as f64),
+            spec.strip_prefix("nodes=")
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(s.nodes as f64 / s.searches.max(1) as f64),
             s.searches,
             s.mean_depth(),
             s.nodes_per_second(),

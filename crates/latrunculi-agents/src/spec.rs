@@ -428,7 +428,9 @@ fn alphabeta_build(spec: &AgentSpec, ruleset: Option<&Ruleset>) -> Result<Box<dy
 pub static ALPHABETA: AgentKind = AgentKind {
     name: "alphabeta",
     summary: "alpha-beta: to a fixed depth (depth=N), or the search player under a node or time budget (nodes=N or ms=N)",
-    usage_text: Some("alphabeta:depth=N[,tt=MB] | alphabeta:nodes=N|ms=MS[,cpu=0|1][,depth=N][,tt=MB][,qs=0|1][,pvs=0|1][,asp=0|1][,killers=0|1][,hist=0|1][,lmr=0|1][,null=0|1][,noise=K][,pursuit=K][,eval=fitted|default|material|PATH.toml][,soft=T]"),
+    usage_text: Some(
+        "alphabeta:depth=N[,tt=MB] | alphabeta:nodes=N|ms=MS[,cpu=0|1][,depth=N][,tt=MB][,qs=0|1][,pvs=0|1][,asp=0|1][,killers=0|1][,hist=0|1][,lmr=0|1][,null=0|1][,noise=K][,pursuit=K][,eval=fitted|default|material|PATH.toml][,soft=T]",
+    ),
     options: &[
         AgentOption {
             key: "depth",
@@ -443,7 +445,12 @@ pub static ALPHABETA: AgentKind = AgentKind {
             meaning: "transposition table in megabytes (0 to 65536, default 16)",
         },
         AgentOption { key: "nodes", value: "N", required: false, meaning: "node budget per move: the search player" },
-        AgentOption { key: "ms", value: "MS", required: false, meaning: "time budget per move in milliseconds: the search player" },
+        AgentOption {
+            key: "ms",
+            value: "MS",
+            required: false,
+            meaning: "time budget per move in milliseconds: the search player",
+        },
         AgentOption {
             key: "cpu",
             value: "0|1",
@@ -497,9 +504,17 @@ mod tests {
     #[test]
     fn usage_strings_come_from_the_options() {
         assert_eq!(MCTS.usage(), "mcts:sims=N[,depth=D][,c=C]");
-        assert!(ALPHABETA.usage().starts_with("alphabeta:depth=N[,tt=MB] | alphabeta:nodes=N|ms=MS"), "{}", ALPHABETA.usage());
+        assert!(
+            ALPHABETA.usage().starts_with("alphabeta:depth=N[,tt=MB] | alphabeta:nodes=N|ms=MS"),
+            "{}",
+            ALPHABETA.usage()
+        );
         assert_eq!(RANDOM.usage(), "random");
-        assert!(valid_agents().starts_with("random, greedy, mcts:sims=N[,depth=D][,c=C], alphabeta:depth=N[,tt=MB] | alphabeta:nodes=N"));
+        assert!(
+            valid_agents().starts_with(
+                "random, greedy, mcts:sims=N[,depth=D][,c=C], alphabeta:depth=N[,tt=MB] | alphabeta:nodes=N"
+            )
+        );
     }
 
     #[test]

@@ -484,10 +484,22 @@ mod tests {
     fn resumed_games_are_saved_before_new_ones_are_played() {
         let rs = Ruleset::builtin("petteia-xxi").unwrap();
         let play = |games: u32, resumed: Vec<GameRow>, saves: &mut Vec<usize>| {
-            play_pairing(&rs, "petteia-xxi", &spec("greedy"), &spec("random"), games, 5, 200, None, resumed, &|| (), &mut |_, rows| {
-                saves.push(rows.len());
-                Ok(())
-            })
+            play_pairing(
+                &rs,
+                "petteia-xxi",
+                &spec("greedy"),
+                &spec("random"),
+                games,
+                5,
+                200,
+                None,
+                resumed,
+                &|| (),
+                &mut |_, rows| {
+                    saves.push(rows.len());
+                    Ok(())
+                },
+            )
             .unwrap()
         };
         let (_, first) = play(3, Vec::new(), &mut Vec::new());

@@ -52,7 +52,9 @@ pub enum TuneError {
         message: String,
     },
     /// Too few positions to fit.
-    #[error("only {found} positions of ruleset '{ruleset}' (params_hash {hash}) in the games given; at least {needed} are needed")]
+    #[error(
+        "only {found} positions of ruleset '{ruleset}' (params_hash {hash}) in the games given; at least {needed} are needed"
+    )]
     TooFew {
         /// The ruleset id.
         ruleset: String,
@@ -203,8 +205,8 @@ fn read_games(ruleset: &Ruleset, hash: &str, files: &[PathBuf], players: &[Strin
     let mut games = Vec::new();
     for path in files {
         let file = path.display().to_string();
-        let mut reader = csv::Reader::from_path(path)
-            .map_err(|e| TuneError::Read { file: file.clone(), message: e.to_string() })?;
+        let mut reader =
+            csv::Reader::from_path(path).map_err(|e| TuneError::Read { file: file.clone(), message: e.to_string() })?;
         for (i, row) in reader.deserialize::<Row>().enumerate() {
             let line = i + 2;
             let row = row.map_err(|e| TuneError::Row { file: file.clone(), line, message: e.to_string() })?;

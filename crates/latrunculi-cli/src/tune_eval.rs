@@ -63,7 +63,8 @@ fn games_files(p: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
 
 /// Runs `latrunculi tune-eval`.
 pub fn run(args: &TuneEvalArgs) -> anyhow::Result<ExitCode> {
-    let ids: Vec<String> = if args.all { Ruleset::builtin_ids().map(str::to_string).collect() } else { args.rulesets.clone() };
+    let ids: Vec<String> =
+        if args.all { Ruleset::builtin_ids().map(str::to_string).collect() } else { args.rulesets.clone() };
     if ids.is_empty() {
         bail!("name rulesets with --ruleset ID (repeatable) or give --all");
     }
@@ -74,7 +75,8 @@ pub fn run(args: &TuneEvalArgs) -> anyhow::Result<ExitCode> {
     if files.is_empty() {
         bail!("no games.csv found in {:?}", args.games);
     }
-    let command = std::iter::once("latrunculi".to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>().join(" ");
+    let command =
+        std::iter::once("latrunculi".to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>().join(" ");
     let opts = TuneOptions {
         games: files,
         max_positions: args.max_positions,

@@ -101,7 +101,8 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
     assert!(times.starts_with("step,seconds\nteacher,") && times.contains("\ntrain,"), "{times}");
     let log = fs::read_to_string(out.join("train_log.csv")).unwrap();
     assert_eq!(log.lines().count(), 1 + 3, "the warm start and 2 iterations: {log}");
-    for f in ["latest.az", "vs-ab3.csv", "vs-ab3-games.csv", "vs-ms100.csv", "curve/teacher.csv", "curve/iter-0000.csv"] {
+    for f in ["latest.az", "vs-ab3.csv", "vs-ab3-games.csv", "vs-ms100.csv", "curve/teacher.csv", "curve/iter-0000.csv"]
+    {
         assert!(out.join(f).is_file(), "{f}");
     }
     let vs = fs::read_to_string(out.join("vs-ab3.csv")).unwrap();

@@ -21,7 +21,9 @@ fn main() {
             _ => usage(),
         }
     }
-    if let Err(e) = latrunculi_serve::run(config, |addr| println!("latrunculi serve: open http://{addr}/ (Ctrl-C stops it)")) {
+    if let Err(e) =
+        latrunculi_serve::run(config, |addr| println!("latrunculi serve: open http://{addr}/ (Ctrl-C stops it)"))
+    {
         eprintln!("error: {e}");
         std::process::exit(2);
     }

@@ -3,11 +3,12 @@
 //! late-move reductions, optional null-move pruning, and a quiescence search on the
 //! moves that change the material or decide the game.
 
-
 use latrunculi_rules::ruleset::Immobilization;
 use latrunculi_rules::{Color, Move, MoveKind, Position, splitmix64};
 
-use super::features::{Features, ScoredMove, dux_surroundings, features, hunt_distance, moves_with_effects, piece_totals};
+use super::features::{
+    Features, ScoredMove, dux_surroundings, features, hunt_distance, moves_with_effects, piece_totals,
+};
 use super::tt::{Bound, Entry, Table, WIN_BOUND, from_tt, to_tt};
 use super::{SCORE_PER_LOGIT, SearchConfig, WIN};
 
@@ -220,7 +221,8 @@ impl Engine {
         if let Some(t) = self.cfg.soft
             && result.depth > 0
         {
-            result.root_scores = self.root_scores(pos, &order, result.depth as i32, (result.best, result.score), t as i32);
+            result.root_scores =
+                self.root_scores(pos, &order, result.depth as i32, (result.best, result.score), t as i32);
         }
         result.nodes = self.nodes;
         result.pv = self.principal_variation(pos, result.best, result.depth.max(1) as usize);
@@ -379,15 +381,7 @@ impl Engine {
 
     /// Negamax value of the unfinished `pos` for its side to move.
     #[allow(clippy::too_many_arguments)]
-    fn negamax(
-        &mut self,
-        pos: &Position,
-        depth: i32,
-        mut alpha: i32,
-        mut beta: i32,
-        ply: u32,
-        pv: bool,
-    ) -> i32 {
+    fn negamax(&mut self, pos: &Position, depth: i32, mut alpha: i32, mut beta: i32, ply: u32, pv: bool) -> i32 {
         if depth <= 0 || ply as usize >= MAX_PLY {
             return self.qsearch(pos, alpha, beta, ply, 0);
         }
@@ -551,11 +545,8 @@ impl Engine {
         }
         alpha = alpha.max(stand);
         let me = pos.side_to_move();
-        let mut tactical: Vec<(u8, Move)> = moves
-            .iter()
-            .filter(|&&(m, n)| n > 0 || Self::may_immobilise(pos, m))
-            .map(|&(m, n)| (n, m))
-            .collect();
+        let mut tactical: Vec<(u8, Move)> =
+            moves.iter().filter(|&&(m, n)| n > 0 || Self::may_immobilise(pos, m)).map(|&(m, n)| (n, m)).collect();
         tactical.sort_by_key(|k| std::cmp::Reverse(k.0));
         let mut best = stand;
         for (_, mv) in tactical {

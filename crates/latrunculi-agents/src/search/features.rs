@@ -225,7 +225,8 @@ pub fn hunt_distance(pos: &Position, leader: Color) -> u32 {
         }
         let (mut d1, mut d2) = (far, far);
         for &h in &hunters {
-            let d = (sq.file() as i32 - h.file() as i32).unsigned_abs() + (sq.rank() as i32 - h.rank() as i32).unsigned_abs();
+            let d = (sq.file() as i32 - h.file() as i32).unsigned_abs()
+                + (sq.rank() as i32 - h.rank() as i32).unsigned_abs();
             if d < d1 {
                 d2 = d1;
                 d1 = d;
@@ -339,12 +340,21 @@ mod tests {
                         break;
                     }
                     for &m in &moves {
-                        assert_eq!(effect_count(&p, m) as usize, p.effects(m).len(), "{id} seed {seed} ply {}", p.ply());
+                        assert_eq!(
+                            effect_count(&p, m) as usize,
+                            p.effects(m).len(),
+                            "{id} seed {seed} ply {}",
+                            p.ply()
+                        );
                         checked += 1;
                     }
                     // Prefer captures now and then, so that games reach many kinds of capture.
                     let caps: Vec<_> = moves.iter().copied().filter(|&m| !p.effects(m).is_empty()).collect();
-                    let mv = if !caps.is_empty() && rng.below(2) == 0 { caps[rng.below(caps.len())] } else { moves[rng.below(moves.len())] };
+                    let mv = if !caps.is_empty() && rng.below(2) == 0 {
+                        caps[rng.below(caps.len())]
+                    } else {
+                        moves[rng.below(moves.len())]
+                    };
                     p.play(mv);
                 }
             }

@@ -2,7 +2,9 @@
 
 #![allow(dead_code)]
 
-pub(crate) use latrunculi_rules::{Color, Effects, Move, MoveKind, Outcome, PieceKind, Position, Reason, Ruleset, Setup, Square};
+pub(crate) use latrunculi_rules::{
+    Color, Effects, Move, MoveKind, Outcome, PieceKind, Position, Reason, Ruleset, Setup, Square,
+};
 
 // ----- helpers -----
 

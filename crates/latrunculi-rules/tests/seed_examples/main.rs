@@ -10,9 +10,8 @@
 //! one that satisfies everything the text says about it; such reconstructions are
 //! marked "reconstructed".
 
-
-mod helpers;
 mod common;
+mod helpers;
 mod kowalski;
 mod savard_falkener_bell;
 mod schadler;
