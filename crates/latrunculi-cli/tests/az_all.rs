@@ -1,6 +1,7 @@
 //! `experiments/az-all/run.sh` end to end at toy size: the teacher's games (with their
 //! soft policies), training, the evaluations, the learning curve and the tables; and a
-//! second run that finds everything done and changes nothing.
+//! second run that finds everything done and changes nothing; then `moonshot.sh`'s
+//! equal-time match on the network it trained.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -129,5 +130,27 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
     for ((p, a), (_, b)) in before.iter().zip(&after) {
         assert!(a == b, "{} changed on the second run", p.display());
     }
+
+    // The equal-time match: the network timed at 200 visits and at the visits that take
+    // EVAL_MS, then played at those visits against the search player at EVAL_MS.
+    let o = Command::new("bash")
+        .arg(repo().join("experiments/az-all/moonshot.sh"))
+        .arg("kowalski")
+        .env("LATRUNCULI", env!("CARGO_BIN_EXE_latrunculi"))
+        .env("OUT", dir.join("out"))
+        .env("EVAL_MS", "5")
+        .env("TIMING_GAMES", "1")
+        .env("GAMES", "2")
+        .output()
+        .expect("bash runs");
+    assert!(o.status.success(), "{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    let timing = fs::read_to_string(out.join("moonshot/timing.csv")).unwrap();
+    let rows: Vec<&str> = timing.lines().collect();
+    assert_eq!(rows.len(), 3, "{timing}");
+    assert_eq!(rows[0], "visits,games,plies,cpu_s,ms_per_move");
+    assert!(rows[1].starts_with("200,1,"), "{timing}");
+    let visits = rows[2].split(',').next().unwrap();
+    let vs = fs::read_to_string(out.join("moonshot/vs-ms.csv")).unwrap();
+    assert!(vs.contains(&format!("sims={visits},wincheck=1\",\"alphabeta:ms=5,cpu=1\",2,")), "{vs}");
     let _ = fs::remove_dir_all(&dir);
 }
