@@ -19,7 +19,11 @@ reconstruction study's `alphabeta:depth=3` self-play (experiments/study/selfplay
 selfplay-ludii/ summary.csv), and the games the adaptive rule of the experiment files
 plays at that draw rate (min_games, then batch more until the Wilson 95% interval's
 half-width is at most half_width, at most games). The adjudication-off cells are counted
-at the cap (their draw rate is not known).
+at the cap (their draw rate is not known). The rule variants of sensitivity.toml (where
+run.sh wrote one) stand in with their own draw rate in the study's rule-sensitivity survey
+(experiments/sensitivity/summary.csv, `alphabeta:depth=2`) and its mean game length
+scaled by their ruleset's ratio of depth-3 to depth-2 game lengths there (at most the
+ply cap).
 
 Prints a line per ruleset and the totals, against the 16 hours of the two-core machine
 (32 core-hours).
@@ -35,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[2]
 HERE = ROOT / "experiments/verdicts"
 STUDY = [ROOT / "experiments/study/selfplay/summary.csv", ROOT / "experiments/study/selfplay-ludii/summary.csv"]
 PROXY = "alphabeta:depth=3 vs alphabeta:depth=3"
+SENSITIVITY = ROOT / "experiments/sensitivity/summary.csv"
 OFF = "+end.adjudication=draw"
 Z95 = 1.96
 MACHINE_CORE_HOURS = 16 * 2
@@ -105,7 +110,34 @@ def main():
         total += sum(hours) + off
         cells = " | ".join(f"{h:.2f}" for h in hours)
         print(f"| {ruleset} | {rate:.2f}, {plies:.0f} | {n} | {cells} | {off:.2f} |")
-    print(f"{len(selfplay['rulesets'])} rulesets: {total:.1f} core-hours in all, {total / MACHINE_CORE_HOURS:.2f} "
+    sensitivity_file = HERE / "sensitivity.toml"
+    if sensitivity_file.is_file():
+        with sensitivity_file.open("rb") as f:
+            sens_config = tomllib.load(f)
+        with SENSITIVITY.open(newline="") as f:
+            depth2 = {r["ruleset"]: (float(r["draw_rate"]), float(r["mean_plies"])) for r in csv.DictReader(f)}
+        sens_budget = nodes(sens_config["pairings"][0][0])
+        if sens_budget not in pooled:
+            rows = [r for r in timed if int(r["nodes"]) == sens_budget]
+            if not rows:
+                sys.exit(f"error: {sample} has no timed games at nodes={sens_budget}")
+            pooled[sens_budget] = sum(float(r["cpu_s"]) for r in rows) / sum(int(r["plies"]) for r in rows)
+        print(f"| rule variant | draw rate, mean plies (depth=2) | games a cell | core-h nodes={sens_budget} |")
+        print("|---|---|---:|---:|")
+        sens_total = 0.0
+        for variant in sens_config["rulesets"]:
+            base = variant.split("+")[0].split("@")[0]
+            if variant not in depth2 or base not in depth2 or base not in proxy:
+                sys.exit(f"error: {variant} or {base} is not in {SENSITIVITY} or the study's depth=3 self-play")
+            rate, plies2 = depth2[variant]
+            plies = min(plies2 * proxy[base][1] / depth2[base][1], sens_config["ply_cap"])
+            n = games_needed(rate, sens_config)
+            hours = n * plies * per_ply(base, sens_budget) / 3600
+            sens_total += hours
+            print(f"| {variant} | {rate:.2f}, {plies2:.0f} (as depth=3: {plies:.0f}) | {n} | {hours:.2f} |")
+        print(f"{len(sens_config['rulesets'])} rule variants: {sens_total:.1f} core-hours")
+        total += sens_total
+    print(f"{len(selfplay['rulesets'])} rulesets and the variants: {total:.1f} core-hours in all, {total / MACHINE_CORE_HOURS:.2f} "
           f"times the {MACHINE_CORE_HOURS} core-hours of 16 hours on the two-core machine")
 
 

@@ -7,14 +7,19 @@
 #   bash experiments/verdicts/run.sh configs          only write the two experiment files
 #   bash experiments/verdicts/run.sh verdicts         only verdicts.csv, from the games played so far
 #
-# Two surveys (latrunculi survey, adaptive cells: 50 games, then 50 more until the draw
+# Three surveys (latrunculi survey, adaptive cells: 50 games, then 50 more until the draw
 # rate's 95% interval is at most +-0.05 wide, at most 400; seed 1, ply cap 1000):
 #   selfplay/          alphabeta:nodes=$WEAK and alphabeta:nodes=$STRONG, each in self-play,
 #                      on every built-in ruleset (`latrunculi rules`)
 #   adjudication-off/  alphabeta:nodes=$STRONG in self-play on every ruleset that decides
 #                      games by a piece count (`latrunculi rules --adjudicating`), with
 #                      adjudication off (ID+end.adjudication=draw)
-# then `latrunculi verdicts` over both games.csv files -> verdicts.csv.
+#   sensitivity/       alphabeta:nodes=$STRONG in self-play on the rule variants that moved a
+#                      draw rate in the study's rule-sensitivity survey (README "Sensitivity"):
+#                      the no-capture limit halved, doubled and off on kowalski, common and
+#                      back-rank, and petteia-xxi on 10x8 and 12x8 (SENSITIVITY to change
+#                      the list; a variant runs only where its ruleset is in RULESETS)
+# then `latrunculi verdicts` over the three games.csv files -> verdicts.csv.
 #
 # SHARD/SHARDS (e.g. 3/16, SHARD from 0) plays every SHARDS-th cell of each survey from the
 # SHARD-th (`latrunculi survey --shard SHARD+1/SHARDS`) into selfplay-shard-K/ and
@@ -24,7 +29,8 @@
 #
 # Environment: WEAK and STRONG, the node budgets (default 1000 and 4000, 4x apart: the
 # largest pair whose estimated cost fits 16 hours of a 2-core machine, README "Cost");
-# RULESETS, the rulesets (default: every built-in one); OUT, the folder (default
+# RULESETS, the rulesets (default: every built-in one); SENSITIVITY, the rule variants of
+# sensitivity/ (labels as `latrunculi survey` takes them, space-separated); OUT, the folder (default
 # experiments/verdicts); LATRUNCULI, the binary (default target/release/latrunculi);
 # RAYON_NUM_THREADS, the threads a survey plays on (default: every core).
 set -euo pipefail
@@ -41,6 +47,18 @@ counting=$("$bin" rules --adjudicating | awk 'NR>1 {print $1}')
 adjudicating=()
 for r in $all_rulesets; do
   if grep -qx -- "$r" <<< "$counting"; then adjudicating+=("$r"); fi
+done
+
+# The rule variants of sensitivity/ whose ruleset is in this run.
+default_sensitivity="kowalski+end.no_capture_limit=30 kowalski+end.no_capture_limit=120 kowalski+end.no_capture_limit=0
+common+end.no_capture_limit=50 common+end.no_capture_limit=200 common+end.no_capture_limit=0
+back-rank+end.no_capture_limit=50 back-rank+end.no_capture_limit=200 back-rank+end.no_capture_limit=0
+petteia-xxi@10x8 petteia-xxi@12x8"
+variants=()
+for v in ${SENSITIVITY-$default_sensitivity}; do
+  for r in $all_rulesets; do
+    if [[ $r == "${v%%[+@]*}" ]]; then variants+=("$v"); fi
+  done
 done
 
 toml_list() { # items... -> ["a", "b"]
@@ -84,21 +102,28 @@ configs() {
   else
     rm -f "$out/adjudication-off.toml"
   fi
+  if (( ${#variants[@]} > 0 )); then
+    experiment_file sensitivity "$(toml_list "${variants[@]}")" "[[\"$strong\", \"$strong\"]]"
+  else
+    rm -f "$out/sensitivity.toml"
+  fi
 }
 
-# The surveys of this run: selfplay, and adjudication-off where a ruleset counts pieces.
+# The surveys of this run: selfplay, adjudication-off where a ruleset counts pieces, and
+# sensitivity where a variant's ruleset is in the run.
 surveys() {
   echo selfplay
   if (( ${#adjudicating[@]} > 0 )); then echo adjudication-off; fi
+  if (( ${#variants[@]} > 0 )); then echo sensitivity; fi
 }
 
 verdicts() {
   local games=()
-  for s in selfplay adjudication-off; do
+  for s in selfplay adjudication-off sensitivity; do
     [[ -s $out/$s/games.csv ]] && games+=("$out/$s/games.csv")
   done
   if (( ${#games[@]} == 0 )); then
-    echo "no games yet in $out/selfplay or $out/adjudication-off" >&2
+    echo "no games yet in $out/selfplay, $out/adjudication-off or $out/sensitivity" >&2
     exit 1
   fi
   "$bin" verdicts --games "${games[@]}" --dlp experiments/ludii/dlp.csv --out "$out/verdicts.csv"

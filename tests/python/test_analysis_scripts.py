@@ -369,7 +369,12 @@ def test_verdicts_cost_estimate_follows_the_adaptive_rule(tmp_path):
     2.81 core-hours a budget, no adjudication-off cell. kowalski: 0.125 draws (its interval
     is first at most +-0.05 wide at 200 games: 25 of 200 is [0.086, 0.178]) in 147.6 plies:
     200 x 147.6 x 3.6 s = 29.52 core-hours a budget, and its adjudication-off cell at the
-    cap of 400 games: 59.04."""
+    cap of 400 games: 59.04. The rule variants of sensitivity.toml: kowalski's no-capture
+    limit at 30 drew 230 of 400 (0.575) in 45.4 plies at depth 2, where kowalski drew in
+    94.1 plies (147.6 at depth 3): 45.4 x 147.6 / 94.1 = 71.21 plies; 0.575 needs the cap
+    of 400 games (at 350 the half-width is 0.052): 400 x 71.21 x 3.6 s = 28.48. With the
+    limit off every game went to the 1,000-ply cap (1,000 x 147.6 / 94.1 is more, so the
+    cap): all drawn, 50 games, 50 x 1000 x 3.6 s = 50.00."""
     # The budgets are those of the committed experiment file (run.sh's defaults).
     config = tomllib.loads((ROOT / "experiments/verdicts/selfplay.toml").read_text())
     weak, strong = (int(spec.split("nodes=")[1]) for spec, _ in config["pairings"])
@@ -378,4 +383,6 @@ def test_verdicts_cost_estimate_follows_the_adaptive_rule(tmp_path):
     stdout, _ = script("experiments/verdicts/estimate_cost.py", sample)
     assert "| xxi | 0.00, 56 | 50 | 2.81 | 2.81 | 0.00 |" in stdout, stdout
     assert "| kowalski | 0.12, 148 | 200 | 29.52 | 29.52 | 59.04 |" in stdout, stdout
+    assert "| kowalski+end.no_capture_limit=30 | 0.57, 45 (as depth=3: 71) | 400 | 28.48 |" in stdout, stdout
+    assert "| kowalski+end.no_capture_limit=0 | 1.00, 1000 (as depth=3: 1000) | 50 | 50.00 |" in stdout, stdout
     assert f"pooled CPU seconds per ply: nodes={weak} 3600.0 ms, nodes={strong} 3600.0 ms" in stdout, stdout

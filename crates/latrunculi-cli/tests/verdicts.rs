@@ -241,8 +241,8 @@ fn rules_adjudicating_lists_the_rulesets_whose_end_rules_count_pieces() {
 }
 
 /// `experiments/verdicts/run.sh` end to end on two rulesets at tiny budgets, in two
-/// shards and a merge: both surveys, the adjudication-off rerun of the ruleset that counts
-/// pieces, and verdicts.csv.
+/// shards and a merge: the three surveys (self-play, the adjudication-off rerun of the
+/// ruleset that counts pieces, a rule variant), and verdicts.csv.
 #[test]
 fn the_experiment_script_runs_in_shards_and_merges_into_verdicts() {
     let dir = scratch("run-sh");
@@ -254,6 +254,8 @@ fn the_experiment_script_runs_in_shards_and_merges_into_verdicts() {
             .env("LATRUNCULI", env!("CARGO_BIN_EXE_latrunculi"))
             .env("OUT", &dir)
             .env("RULESETS", "xxi ludii-bell-8x7")
+            // The second variant's ruleset is not in RULESETS, so it is left out.
+            .env("SENSITIVITY", "xxi@8x8 kowalski+end.no_capture_limit=30")
             .env("WEAK", "1")
             .env("STRONG", "4")
             .output()
@@ -269,14 +271,18 @@ fn the_experiment_script_runs_in_shards_and_merges_into_verdicts() {
     let rows = read_csv(&dir.join("verdicts.csv"));
     let found: Vec<(&str, &str, &str)> =
         rows.iter().map(|r| (r["ruleset"].as_str(), r["budget"].as_str(), r["verdict"].as_str())).collect();
-    assert_eq!(found.len(), 5, "{found:?}");
+    let sensitivity = std::fs::read_to_string(dir.join("sensitivity.toml")).unwrap();
+    assert!(sensitivity.contains(r#"rulesets = ["xxi@8x8"]"#), "{sensitivity}");
+    assert_eq!(found.len(), 6, "{found:?}");
     assert_eq!(&found[..2], [("xxi", "nodes=1", ""), ("xxi", "nodes=4", found[1].2)]);
     assert_eq!(found[4].0, "ludii-bell-8x7+end.adjudication=draw");
+    assert_eq!((found[5].0, found[5].1), ("xxi@8x8", "nodes=4"));
+    assert!(["drawish", "decisive", "balanced"].contains(&found[5].2), "one budget: step 2 alone: {found:?}");
     // Every cell has at least the first 50 games, and nothing was adjudicated without counts.
     assert!(rows.iter().all(|r| r["games"].parse::<u32>().unwrap() >= 50), "{rows:?}");
     assert_eq!(rows[4]["adjudicated"], "0");
-    // The two surveys' merged files are what verdicts read.
-    for s in ["selfplay", "adjudication-off"] {
+    // The three surveys' merged files are what verdicts read.
+    for s in ["selfplay", "adjudication-off", "sensitivity"] {
         assert!(dir.join(s).join("summary.csv").is_file(), "{s}");
     }
 }
