@@ -88,6 +88,10 @@ pub struct WarmStartSection {
     /// Weight of the mover's own value (`search_values.npy`) in the value target, 0 to
     /// 1: `(1 - w) · result + w · value` on rows that have one (the result elsewhere).
     pub search_value_mix: f32,
+    /// Sharpen the dataset's policy rows: each probability raised to this power and the
+    /// row renormalised, which divides a teacher's softmax temperature by it (1: the rows
+    /// as written; 5 turns `soft=250` into 50). Only with `soft_policy`.
+    pub soft_sharpen: f32,
 }
 
 impl Default for WarmStartSection {
@@ -100,6 +104,7 @@ impl Default for WarmStartSection {
             keep_in_buffer: false,
             soft_policy: true,
             search_value_mix: 0.0,
+            soft_sharpen: 1.0,
         }
     }
 }
@@ -364,6 +369,9 @@ impl TrainConfig {
         }
         if !(0.0..=1.0).contains(&self.warmstart.search_value_mix) {
             return Err("warmstart.search_value_mix must be in [0, 1]".into());
+        }
+        if !(self.warmstart.soft_sharpen > 0.0 && self.warmstart.soft_sharpen <= 100.0) {
+            return Err("warmstart.soft_sharpen must be above 0 and at most 100".into());
         }
         if !(self.warmstart.learning_rate >= 0.0 && self.warmstart.learning_rate.is_finite()) {
             return Err("warmstart.learning_rate must be >= 0".into());

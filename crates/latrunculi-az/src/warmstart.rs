@@ -136,9 +136,12 @@ pub fn load_dataset(
             let me = pos.side_to_move();
             let played = tables.relative(mv, me);
             let policy = match &teacher.policy {
-                Some(p) => p
-                    .row(row as usize, &legal_moves, |m| tables.relative(m, me), &space)
-                    .map_err(|m| at(format!("game {}, move {} (row {row}): {m}", g.game, row - g.first_sample + 1)))?,
+                Some(p) => sharpen(
+                    p.row(row as usize, &legal_moves, |m| tables.relative(m, me), &space).map_err(|m| {
+                        at(format!("game {}, move {} (row {row}): {m}", g.game, row - g.first_sample + 1))
+                    })?,
+                    cfg.warmstart.soft_sharpen,
+                ),
                 None => vec![(played, 1.0)],
             };
             let sample = Sample {
@@ -175,6 +178,27 @@ pub fn load_dataset(
         return Err(err(&games_path, "the dataset holds no game"));
     }
     Ok(out)
+}
+
+/// A policy row with every probability raised to `power` and renormalised (the row as
+/// it is for a power of 1): a softmax at temperature `T` becomes the softmax of the same
+/// scores at `T / power`.
+fn sharpen(row: Vec<(u32, f32)>, power: f32) -> Vec<(u32, f32)> {
+    if power == 1.0 {
+        return row;
+    }
+    // In logs, shifted by the largest, so that no power underflows the whole row.
+    let top = row.iter().map(|&(_, p)| p).fold(0.0f32, f32::max);
+    if top <= 0.0 {
+        return row;
+    }
+    let mut out: Vec<(u32, f32)> =
+        row.into_iter().map(|(a, p)| (a, if p > 0.0 { ((p / top).ln() * power).exp() } else { 0.0 })).collect();
+    let sum: f32 = out.iter().map(|&(_, p)| p).sum();
+    for (_, p) in &mut out {
+        *p /= sum;
+    }
+    out
 }
 
 /// The sparse policy rows of a format-2 dataset: row `r`'s entries are
@@ -266,5 +290,36 @@ impl TeacherRows {
             None
         };
         Ok(TeacherRows { policy, values })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sharpen;
+
+    /// The softmax of `scores` at temperature `t`, as the search player writes its rows.
+    fn softmax(scores: &[f32], t: f32) -> Vec<(u32, f32)> {
+        let top = scores.iter().cloned().fold(f32::MIN, f32::max);
+        let e: Vec<f32> = scores.iter().map(|s| ((s - top) / t).exp()).collect();
+        let sum: f32 = e.iter().sum();
+        e.iter().enumerate().map(|(a, x)| (a as u32, x / sum)).collect()
+    }
+
+    #[test]
+    fn sharpening_a_softmax_row_divides_its_temperature() {
+        let scores = [0.0, -40.0, -250.0, -900.0, 10.0];
+        let sharpened = sharpen(softmax(&scores, 250.0), 5.0);
+        let expected = softmax(&scores, 50.0);
+        let sum: f32 = sharpened.iter().map(|&(_, p)| p).sum();
+        assert!((sum - 1.0).abs() < 1e-5, "{sum}");
+        for ((a, p), (b, q)) in sharpened.iter().zip(&expected) {
+            assert_eq!(a, b);
+            assert!((p - q).abs() < 1e-5, "action {a}: {p} against {q}");
+        }
+        // The best-scored move gains the most; a power of 1 leaves the row as it is.
+        assert!(sharpened[4].1 > softmax(&scores, 250.0)[4].1);
+        assert_eq!(sharpen(softmax(&scores, 250.0), 1.0), softmax(&scores, 250.0));
+        // Zero stays zero, and a one-hot row stays one-hot.
+        assert_eq!(sharpen(vec![(3, 1.0), (7, 0.0)], 4.0), vec![(3, 1.0), (7, 0.0)]);
     }
 }
