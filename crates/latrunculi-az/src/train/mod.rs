@@ -318,6 +318,9 @@ impl<'a> Run<'a> {
             self.warm_start(&mut progress)?;
         }
         checkpoint::save(&f.checkpoint(0), &progress.model.valid(), &self.meta(0))?;
+        // Also the latest network, so that a run stopped by its time limit after the warm
+        // start has one where the summary says.
+        checkpoint::save(&f.out.join("latest.az"), &progress.model.valid(), &self.meta(0))?;
         if progress.state.games > 0 {
             // The warm start is the run's iteration 0: commit it, so a resume keeps it.
             self.save_optimizer_and_buffer(&progress, 0)?;
