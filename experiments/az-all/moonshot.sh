@@ -43,8 +43,8 @@ timing() { # RULESET VISITS DIR
 import csv, sys
 from pathlib import Path
 user, system = (float(x) for x in Path(sys.argv[1]).read_text().split()[-2:])
-plies = sum(int(g["plies"]) for g in csv.DictReader(open(sys.argv[2], newline="")))
-games = sum(1 for _ in csv.DictReader(open(sys.argv[2], newline="")))
+played = [int(g["plies"]) for g in csv.DictReader(open(sys.argv[2], newline=""))]
+games, plies = len(played), sum(played)
 ms = 1000 * (user + system) / plies
 out = Path(sys.argv[4])
 new = not out.is_file()

@@ -78,12 +78,18 @@ def main():
         selfplay = tomllib.load(f)
     with (HERE / "adjudication-off.toml").open("rb") as f:
         off_config = tomllib.load(f)
+    sensitivity_file = HERE / "sensitivity.toml"
+    sens_config = None
+    if sensitivity_file.is_file():
+        with sensitivity_file.open("rb") as f:
+            sens_config = tomllib.load(f)
     budgets = [nodes(a) for a, _ in selfplay["pairings"]]
     off_budget = nodes(off_config["pairings"][0][0])
+    sens_budgets = {nodes(sens_config["pairings"][0][0])} if sens_config else set()
     off_rulesets = {r.removesuffix(OFF) for r in off_config["rulesets"]}
     own = {(r["ruleset"], int(r["nodes"])): float(r["cpu_s"]) / int(r["plies"]) for r in timed}
     pooled = {}
-    for b in set(budgets) | {off_budget}:
+    for b in set(budgets) | {off_budget} | sens_budgets:
         rows = [r for r in timed if int(r["nodes"]) == b]
         if not rows:
             sys.exit(f"error: {sample} has no timed games at nodes={b}")
@@ -110,18 +116,10 @@ def main():
         total += sum(hours) + off
         cells = " | ".join(f"{h:.2f}" for h in hours)
         print(f"| {ruleset} | {rate:.2f}, {plies:.0f} | {n} | {cells} | {off:.2f} |")
-    sensitivity_file = HERE / "sensitivity.toml"
-    if sensitivity_file.is_file():
-        with sensitivity_file.open("rb") as f:
-            sens_config = tomllib.load(f)
+    if sens_config:
         with SENSITIVITY.open(newline="") as f:
             depth2 = {r["ruleset"]: (float(r["draw_rate"]), float(r["mean_plies"])) for r in csv.DictReader(f)}
         sens_budget = nodes(sens_config["pairings"][0][0])
-        if sens_budget not in pooled:
-            rows = [r for r in timed if int(r["nodes"]) == sens_budget]
-            if not rows:
-                sys.exit(f"error: {sample} has no timed games at nodes={sens_budget}")
-            pooled[sens_budget] = sum(float(r["cpu_s"]) for r in rows) / sum(int(r["plies"]) for r in rows)
         print(f"| rule variant | draw rate, mean plies (depth=2) | games a cell | core-h nodes={sens_budget} |")
         print("|---|---|---:|---:|")
         sens_total = 0.0

@@ -207,6 +207,16 @@ impl<'a> Run<'a> {
 
     /// The checkpoint metadata of iteration `it`: the network, the first ruleset, the
     /// family (when there is more than one ruleset) and the search defaults.
+    /// Writes the network of iteration `it` as its checkpoint and as `latest.az`
+    /// (serialised once, each file atomic).
+    fn save_network(&self, net: &Network, it: u32) -> Result<(), AzError> {
+        let bytes = checkpoint::to_bytes(net, &self.meta(it))?;
+        for path in [self.folder.checkpoint(it), self.folder.out.join("latest.az")] {
+            write_atomic(&path, &bytes).map_err(|e| AzError::io(&path, "cannot write", e))?;
+        }
+        Ok(())
+    }
+
     fn meta(&self, it: u32) -> CheckpointMeta {
         let mut meta = CheckpointMeta::new(&self.net_cfg, &self.ruleset.id, self.ruleset.params_hash(), it);
         meta.search = self.cfg.search_defaults();
@@ -317,10 +327,9 @@ impl<'a> Run<'a> {
         if !self.cfg.warmstart.datasets.is_empty() {
             self.warm_start(&mut progress)?;
         }
-        checkpoint::save(&f.checkpoint(0), &progress.model.valid(), &self.meta(0))?;
-        // Also the latest network, so that a run stopped by its time limit after the warm
-        // start has one where the summary says.
-        checkpoint::save(&f.out.join("latest.az"), &progress.model.valid(), &self.meta(0))?;
+        // Also as the latest network, so that a run stopped by its time limit after the
+        // warm start has one where the summary says.
+        self.save_network(&progress.model.valid(), 0)?;
         if progress.state.games > 0 {
             // The warm start is the run's iteration 0: commit it, so a resume keeps it.
             self.save_optimizer_and_buffer(&progress, 0)?;
@@ -420,7 +429,7 @@ impl<'a> Run<'a> {
     /// One iteration: self-play with the current network, gradient steps, checkpoint,
     /// the evaluation match when due, the log row and the commit.
     fn iteration(&self, progress: &mut Progress, elapsed_before: f64, started: Instant) -> Result<(), AzError> {
-        let (cfg, opts, out) = (self.cfg, self.opts, &self.folder.out);
+        let (cfg, opts) = (self.cfg, self.opts);
         let it = progress.state.iteration + 1;
         let it_start = Instant::now();
         // Seeded per iteration, so a resumed run draws the same minibatches.
@@ -460,11 +469,7 @@ impl<'a> Run<'a> {
         pb.finish_and_clear();
         // Checkpoint, optimizer and buffer (atomic each).
         let inference = progress.model.valid();
-        let bytes = checkpoint::to_bytes(&inference, &self.meta(it))?;
-        let ckpt = self.folder.checkpoint(it);
-        write_atomic(&ckpt, &bytes).map_err(|e| AzError::io(&ckpt, "cannot write", e))?;
-        let latest = out.join("latest.az");
-        write_atomic(&latest, &bytes).map_err(|e| AzError::io(&latest, "cannot write", e))?;
+        self.save_network(&inference, it)?;
         self.save_optimizer_and_buffer(progress, it)?;
         // The small fixed match.
         let (score_random, score_mcts) = self.evaluation(&inference, it, sp_cfg.ply_cap)?;
