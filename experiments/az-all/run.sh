@@ -5,9 +5,12 @@
 #   bash experiments/az-all/run.sh SHARD/SHARDS         (every SHARDS-th of the twelve)
 #
 # Per ruleset, each step resumable and skipped once done:
-#   1. teacher  the search player against itself (TEACHER_GAMES games, colours alternated,
-#               the training ply cap), written light with its soft policy and values:
-#               runs/az-all/RULESET/teacher
+#   1. teacher  the search player against itself (colours alternated, the training ply
+#               cap), written light with its soft policy and values, for TEACHER_S
+#               seconds: first TEACHER_GAMES games (seed 1, runs/az-all/RULESET/teacher),
+#               timed; then as many more as that rate fits in the rest of TEACHER_S
+#               (seed 2, runs/az-all/RULESET/teacher-more; the count is kept in
+#               teacher-more.games), at most TEACHER_MAX games in all
 #   2. train    configs from template.toml (the hour less the teacher's time) into
 #               experiments/az-all/RULESET (latest.az, train_log.csv, config.toml)
 #   3. eval     the network at 200 visits with the win-in-one check against
@@ -23,8 +26,9 @@
 #               draws the figure). CURVE=0 leaves it out.
 # Wall-clock seconds of steps 1 and 2 go to experiments/az-all/RULESET/times.csv; the
 # table of all rulesets is made by `python3 experiments/az-all/table.py`.
-# Environment: LATRUNCULI (the binary; default target/release/latrunculi), TEACHER_GAMES
-# (400), TEACHER (the teacher's spec), HOUR (seconds per ruleset, data included; 3600),
+# Environment: LATRUNCULI (the binary; default target/release/latrunculi), TEACHER_S
+# (1800), TEACHER_GAMES (100), TEACHER_MAX (4000), TEACHER (the teacher's spec), HOUR
+# (seconds per ruleset, data included; 3600),
 # TEMPLATE (experiments/az-all/template.toml), EVAL_GAMES (100 against alphabeta:depth=3),
 # EVAL_MS_GAMES (40 against ms=100), EVAL_MS (100: the search player's milliseconds a
 # move in that match), CURVE, CURVE_GAMES (step 4), RUNS (runs/az-all), OUT
@@ -33,7 +37,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${LATRUNCULI:-target/release/latrunculi}
 [[ -x $bin ]] || { echo "run.sh: no binary $bin (cargo build --release -p latrunculi-cli, or set LATRUNCULI)" >&2; exit 2; }
-teacher_games=${TEACHER_GAMES:-400}
+teacher_s=${TEACHER_S:-1800}
+teacher_games=${TEACHER_GAMES:-100}
+teacher_max=${TEACHER_MAX:-4000}
 teacher=${TEACHER:-alphabeta:nodes=1000,soft=250,noise=20}
 hour=${HOUR:-3600}
 eval_games=${EVAL_GAMES:-100}
@@ -66,6 +72,15 @@ record() { # RULESET STEP SECONDS
   [[ -f $f ]] || echo "step,seconds" > "$f"
   echo "$2,$3" >> "$f"
 }
+# Plays GAMES teacher games with SEED into DIR (resuming an interrupted set) and records
+# their seconds as the ruleset's teacher step.
+teacher_data() { # RULESET DIR GAMES SEED
+  local resume="" t0=$SECONDS
+  [[ -f $2/partial.jsonl ]] && resume=--resume
+  "$bin" dataset --ruleset "$1" --white "$teacher" --black "$teacher" --games "$3" --swap \
+    --seed "$4" --ply-cap "$cap" --light --out "$2" $resume
+  record "$1" teacher $((SECONDS - t0))
+}
 # Seconds recorded for a step (summed over interrupted tries), 0 if none.
 spent() { # RULESET STEP
   local f=$out/$1/times.csv
@@ -75,21 +90,32 @@ spent() { # RULESET STEP
 
 for r in "${rulesets[@]}"; do
   mkdir -p "$runs/$r" "$out/$r"
+  # The teacher's games: a first set (timed), then more to fill TEACHER_S at its rate.
   data=$runs/$r/teacher
+  more=$runs/$r/teacher-more
   if [[ ! -f $data/games.jsonl ]]; then
-    resume=""
-    [[ -f $data/partial.jsonl ]] && resume=--resume
-    t0=$SECONDS
-    "$bin" dataset --ruleset "$r" --white "$teacher" --black "$teacher" --games "$teacher_games" --swap \
-      --seed 1 --ply-cap "$cap" --light --out "$data" $resume
-    record "$r" teacher $((SECONDS - t0))
+    teacher_data "$r" "$data" "$teacher_games" 1
   fi
+  if [[ ! -f $runs/$r/teacher-more.games ]]; then
+    first=$(spent "$r" teacher)
+    (( first > 0 )) || first=1
+    n=$(( (teacher_s - first) * teacher_games / first ))
+    (( n <= teacher_max - teacher_games )) || n=$(( teacher_max - teacher_games ))
+    (( n > 0 )) || n=0
+    echo "$n" > "$runs/$r/teacher-more.games"
+  fi
+  n=$(cat "$runs/$r/teacher-more.games")
+  if (( n > 0 )) && [[ ! -f $more/games.jsonl ]]; then
+    teacher_data "$r" "$more" "$n" 2
+  fi
+  datasets="\"$data\""
+  (( n > 0 )) && datasets="$datasets, \"$more\""
 
   if [[ ! -f $out/$r/done ]]; then
     limit=$(( hour - $(spent "$r" teacher) ))
     (( limit > 60 )) || limit=60
     config=$runs/$r/config.toml
-    sed -e "s|@RULESET@|$r|" -e "s|@TEACHER@|$data|" -e "s|@TIME_LIMIT@|$limit|" \
+    sed -e "s|@RULESET@|$r|" -e "s|@TEACHER@|$datasets|" -e "s|@TIME_LIMIT@|$limit|" \
       "$template" > "$config"
     t0=$SECONDS
     "$bin" train --config "$config" --out "$out/$r" --quiet --resume

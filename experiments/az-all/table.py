@@ -6,6 +6,8 @@
 Writes FOLDER/table.csv and prints it as Markdown. Columns:
   ruleset         the seed ruleset
   teacher_s       wall-clock seconds of the teacher's games (times.csv)
+  teacher_games   the teacher's games the warm start learnt from (train_log.csv's
+                  iteration 0)
   train_s         wall-clock seconds of `latrunculi train` (warm start included)
   iterations      self-play iterations finished (train_log.csv)
   games_ab3 ...   the network at 200 visits with the win-in-one check against
@@ -56,6 +58,7 @@ def main() -> None:
         row = {
             "ruleset": d.name,
             "teacher_s": seconds(d, "teacher"),
+            "teacher_games": next((r["games"] for r in log if r["iteration"] == "0"), ""),
             "train_s": seconds(d, "train"),
             "iterations": str(max((int(r["iteration"]) for r in log), default=0)) if log else "",
         }
@@ -71,8 +74,8 @@ def main() -> None:
         w = csv.DictWriter(f, fieldnames=list(table[0]))
         w.writeheader()
         w.writerows(table)
-    print("| ruleset | teacher s | train s | iterations | vs ab3: W-D-L | score [95%] | vs ms=100: W-D-L | score [95%] | meets |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| ruleset | teacher s | teacher games | train s | iterations | vs ab3: W-D-L | score [95%] | vs ms=100: W-D-L | score [95%] | meets |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for r in table:
         def cell(n):
             if not r[f"games_{n}"]:
@@ -80,7 +83,7 @@ def main() -> None:
             return (f"{r[f'wins_{n}']}-{r[f'draws_{n}']}-{r[f'losses_{n}']}",
                     f"{float(r[f'score_{n}']):.2f} [{float(r[f'score_lo_{n}']):.2f}, {float(r[f'score_hi_{n}']):.2f}]")
         a, b = cell("ab3"), cell("ms100")
-        print(f"| {r['ruleset']} | {r['teacher_s']} | {r['train_s']} | {r['iterations']} | {a[0]} | {a[1]} | {b[0]} | {b[1]} | {r['meets']} |")
+        print(f"| {r['ruleset']} | {r['teacher_s']} | {r['teacher_games']} | {r['train_s']} | {r['iterations']} | {a[0]} | {a[1]} | {b[0]} | {b[1]} | {r['meets']} |")
 
 
 if __name__ == "__main__":

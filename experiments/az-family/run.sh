@@ -37,11 +37,12 @@ for m in "${members[@]}"; do
   s=$(awk -F, '$1 == "teacher" { t += $2 } END { print t + 0 }' "$all/$m/times.csv")
   teacher_s=$((teacher_s + s))
   datasets="$datasets\"$runs/$m/teacher\", "
+  [[ -f $runs/$m/teacher-more/games.jsonl ]] && datasets="$datasets\"$runs/$m/teacher-more\", "
 done
 limit=$((4 * hour - teacher_s))
 config=$out/family.toml
 sed -e 's|^ruleset = "@RULESET@"|ruleset = "xxi"\nfamily = ["classical", "single-stone-xxi", "petteia-xxi"]\nboard = "10x8"|' \
-  -e "s|^datasets = \[\"@TEACHER@\"\]|datasets = [${datasets%, }]|" -e "s|@TIME_LIMIT@|$limit|" \
+  -e "s|^datasets = \[@TEACHER@\]|datasets = [${datasets%, }]|" -e "s|@TIME_LIMIT@|$limit|" \
   "$template" > "$config"
 if [[ ! -f $out/family/done ]]; then
   t0=$SECONDS

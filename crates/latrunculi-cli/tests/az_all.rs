@@ -39,7 +39,7 @@ steps_per_iteration = 2
 games = 0
 
 [warmstart]
-datasets = ["@TEACHER@"]
+datasets = [@TEACHER@]
 steps = 2
 batch_size = 16
 soft_policy = true
@@ -55,6 +55,9 @@ fn run_script(dir: &Path) -> std::process::Output {
         .env("OUT", dir.join("out"))
         .env("TEMPLATE", dir.join("tiny.toml"))
         .env("TEACHER_GAMES", "2")
+        // A teacher budget far beyond 2 games' time: the fill stops at TEACHER_MAX.
+        .env("TEACHER_S", "100000")
+        .env("TEACHER_MAX", "3")
         .env("TEACHER", "alphabeta:nodes=100,soft=250,noise=20")
         .env("EVAL_GAMES", "2")
         .env("EVAL_MS_GAMES", "2")
@@ -96,10 +99,16 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
     for f in ["games.jsonl", "policy_offsets.npy", "policy_probs.npy", "search_values.npy"] {
         assert!(teacher.join(f).is_file(), "{f}");
     }
+    // The first 2 games timed, then the budget filled up to TEACHER_MAX: 1 more (seed 2).
+    let more = dir.join("runs/kowalski/teacher-more");
+    assert_eq!(fs::read_to_string(dir.join("runs/kowalski/teacher-more.games")).unwrap().trim(), "1");
+    assert_eq!(fs::read_to_string(more.join("games.jsonl")).unwrap().lines().count(), 1);
     let config = fs::read_to_string(dir.join("runs/kowalski/config.toml")).unwrap();
-    assert!(config.contains("ruleset = \"kowalski\"") && config.contains(&teacher.display().to_string()), "{config}");
+    let datasets = format!("datasets = [\"{}\", \"{}\"]", teacher.display(), more.display());
+    assert!(config.contains("ruleset = \"kowalski\"") && config.contains(&datasets), "{config}");
     let times = fs::read_to_string(out.join("times.csv")).unwrap();
     assert!(times.starts_with("step,seconds\nteacher,") && times.contains("\ntrain,"), "{times}");
+    assert_eq!(times.lines().filter(|l| l.starts_with("teacher,")).count(), 2, "{times}");
     let log = fs::read_to_string(out.join("train_log.csv")).unwrap();
     assert_eq!(log.lines().count(), 1 + 3, "the warm start and 2 iterations: {log}");
     for f in ["latest.az", "vs-ab3.csv", "vs-ab3-games.csv", "vs-ms100.csv", "curve/teacher.csv", "curve/iter-0000.csv"]
@@ -114,8 +123,10 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
     assert!(table.status.success(), "{}", String::from_utf8_lossy(&table.stderr));
     let text = String::from_utf8_lossy(&table.stdout);
     assert!(text.lines().any(|l| l.starts_with("| kowalski |")), "{text}");
+    let csv_rows = fs::read_to_string(dir.join("out/table.csv")).unwrap();
+    assert!(csv_rows.lines().nth(1).is_some_and(|l| l.starts_with("kowalski,") && l.split(',').nth(2) == Some("3")), "the warm start's 3 teacher games: {csv_rows}");
     let csv = fs::read_to_string(dir.join("out/table.csv")).unwrap();
-    assert!(csv.starts_with("ruleset,teacher_s,train_s,iterations,games_ab3,"), "{csv}");
+    assert!(csv.starts_with("ruleset,teacher_s,teacher_games,train_s,iterations,games_ab3,"), "{csv}");
     let curve = Command::new("python3").arg(repo().join("experiments/az-all/curve.py")).arg(dir.join("out")).output();
     let curve = curve.expect("python3 runs");
     assert!(curve.status.success(), "{}", String::from_utf8_lossy(&curve.stderr));
