@@ -205,8 +205,6 @@ impl<'a> Run<'a> {
         Ok(Run { cfg, ruleset, family, opts, net_cfg, tables, loss, folder: Folder::new(out) })
     }
 
-    /// The checkpoint metadata of iteration `it`: the network, the first ruleset, the
-    /// family (when there is more than one ruleset) and the search defaults.
     /// Writes the network of iteration `it` as its checkpoint and as `latest.az`
     /// (serialised once, each file atomic).
     fn save_network(&self, net: &Network, it: u32) -> Result<(), AzError> {
@@ -217,6 +215,8 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
+    /// The checkpoint metadata of iteration `it`: the network, the first ruleset, the
+    /// family (when there is more than one ruleset) and the search defaults.
     fn meta(&self, it: u32) -> CheckpointMeta {
         let mut meta = CheckpointMeta::new(&self.net_cfg, &self.ruleset.id, self.ruleset.params_hash(), it);
         meta.search = self.cfg.search_defaults();
