@@ -9,7 +9,8 @@
 #    board to the family's), each within HOUR seconds, teacher games included.
 # 2. The family network (experiments/az-family/family/): the recipe of
 #    experiments/az-all/template.toml with `family = [...]`, warm-started on the four
-#    teacher datasets of step 1, trained for 4 x HOUR less the four teachers' seconds.
+#    teacher datasets of step 1 (a replay window of 4 x the template's window_games),
+#    trained for 4 x HOUR less the four teachers' seconds.
 # 3. Evaluation per ruleset, ply cap 200: the family network at 200 visits with the
 #    win-in-one check against alphabeta:depth=3 (eval --sprt 0,100, at most 100 games)
 #    and against the separate network of that ruleset (at most 100 games).
@@ -40,8 +41,11 @@ for m in "${members[@]}"; do
   [[ -f $runs/$m/teacher-more/games.jsonl ]] && datasets="$datasets\"$runs/$m/teacher-more\", "
 done
 limit=$((4 * hour - teacher_s))
+# Four members' teacher games: a window four times the template's keeps them all.
+window=$(awk -F' *= *' '$1 == "window_games" { print 4 * $2 }' "$template")
+[[ -n $window ]] || { echo "az-family/run.sh: no window_games in $template" >&2; exit 2; }
 config=$out/family.toml
-sed -e 's|^ruleset = "@RULESET@"|ruleset = "xxi"\nfamily = ["classical", "single-stone-xxi", "petteia-xxi"]\nboard = "10x8"|' \
+sed -e "s|^window_games = .*|window_games = $window|" -e 's|^ruleset = "@RULESET@"|ruleset = "xxi"\nfamily = ["classical", "single-stone-xxi", "petteia-xxi"]\nboard = "10x8"|' \
   -e "s|^datasets = \[@TEACHER@\]|datasets = [${datasets%, }]|" -e "s|@TIME_LIMIT@|$limit|" \
   "$template" > "$config"
 if [[ ! -f $out/family/done ]]; then
