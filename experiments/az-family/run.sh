@@ -38,7 +38,8 @@ for m in "${members[@]}"; do
   s=$(awk -F, '$1 == "teacher" { t += $2 } END { print t + 0 }' "$all/$m/times.csv")
   teacher_s=$((teacher_s + s))
   datasets="$datasets\"$runs/$m/teacher\", "
-  [[ -f $runs/$m/teacher-more/games.jsonl ]] && datasets="$datasets\"$runs/$m/teacher-more\", "
+  # run.sh's count of the member's extra teacher games (0: none were played).
+  (( $(cat "$runs/$m/teacher-more.games") > 0 )) && datasets="$datasets\"$runs/$m/teacher-more\", "
 done
 limit=$((4 * hour - teacher_s))
 # Four members' teacher games: a window four times the template's keeps them all.

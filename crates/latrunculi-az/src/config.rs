@@ -79,7 +79,9 @@ pub struct WarmStartSection {
     /// Minibatch size of the warm-start steps (0: `training.batch_size`).
     pub batch_size: usize,
     /// Keep the warm-start games in the replay window, as if they were the oldest
-    /// self-play games (they leave it as self-play games arrive).
+    /// self-play games (they leave it as self-play games arrive). The window holds
+    /// `training.window_games` games, so only the last that many are kept (a warning
+    /// says so when there are more).
     pub keep_in_buffer: bool,
     /// Learn the dataset's policy rows (a teacher's soft policy, a search's visit
     /// shares) where the dataset has them (`policy_offsets.npy`, format 2); `false`, or

@@ -394,6 +394,16 @@ impl<'a> Run<'a> {
         let plies: u64 = games.iter().map(|g| g.len() as u64).sum();
         let n = games.len().max(1) as f64;
         if cfg.warmstart.keep_in_buffer {
+            let window = cfg.training.window_games as usize;
+            if games.len() > window {
+                // Said even when quiet: the run then forgets most of what it was taught.
+                eprintln!(
+                    "warning: [warmstart] keep_in_buffer: only the last {window} of the warm start's {} games fit \
+                     the replay window ([training] window_games = {window}); the other {} leave it at once",
+                    games.len(),
+                    games.len() - window
+                );
+            }
             for g in games.iter().cloned() {
                 progress.buffer.push(g, cfg.training.window_games as usize);
             }
