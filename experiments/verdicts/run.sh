@@ -6,6 +6,9 @@
 #   bash experiments/verdicts/run.sh merge SHARDS     merge the SHARDS finished shards, then verdicts.csv
 #   bash experiments/verdicts/run.sh configs          only write the two experiment files
 #   bash experiments/verdicts/run.sh verdicts         only verdicts.csv, from the games played so far
+#   bash experiments/verdicts/run.sh networks [RULESET ...]
+#                                                     each seed ruleset's trained network in
+#                                                     self-play (below), then verdicts.csv
 #
 # Three surveys (latrunculi survey, adaptive cells: 50 games, then 50 more until the draw
 # rate's 95% interval is at most +-0.05 wide, at most 400; seed 1, ply cap 1000):
@@ -20,6 +23,12 @@
 #                      back-rank, and petteia-xxi on 10x8 and 12x8 (SENSITIVITY to change
 #                      the list; a variant runs only where its ruleset is in RULESETS)
 # then `latrunculi verdicts` over the three games.csv files -> verdicts.csv.
+# `run.sh networks` adds a fourth: networks/RULESET/, the network of issue 36's table
+# (experiments/az-all/RULESET/latest.az; the rulesets given, default every one that has
+# it) in self-play at 200 visits with the win-in-one check, as the table evaluates it;
+# the same adaptive cell, but at most NET_GAMES games (default 50, one batch: a network's
+# ply costs about three times the search player's at 4000 nodes, README "Cost"), so its
+# interval is wider than +-0.05 unless NET_GAMES is raised (up to 400 on a cluster).
 #
 # SHARD/SHARDS (e.g. 3/16, SHARD from 0) plays every SHARDS-th cell of each survey from the
 # SHARD-th (`latrunculi survey --shard SHARD+1/SHARDS`) into selfplay-shard-K/ and
@@ -32,14 +41,18 @@
 # RULESETS, the rulesets (default: every built-in one); SENSITIVITY, the rule variants of
 # sensitivity/ (labels as `latrunculi survey` takes them, space-separated); OUT, the folder (default
 # experiments/verdicts); LATRUNCULI, the binary (default target/release/latrunculi);
-# RAYON_NUM_THREADS, the threads a survey plays on (default: every core).
+# RAYON_NUM_THREADS, the threads a survey plays on (default: every core); NET_GAMES, the
+# cap of a network's cell (default 50); NETS, the networks' folder (default
+# experiments/az-all).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${LATRUNCULI:-target/release/latrunculi}
 out=${OUT:-experiments/verdicts}
 weak=alphabeta:nodes=${WEAK:-1000}
 strong=alphabeta:nodes=${STRONG:-4000}
-usage="usage: run.sh [SHARD/SHARDS] | merge SHARDS | configs | verdicts"
+usage="usage: run.sh [SHARD/SHARDS] | merge SHARDS | configs | verdicts | networks [RULESET ...]"
+nets=${NETS:-experiments/az-all}
+net_games=${NET_GAMES:-50}
 
 all_rulesets=${RULESETS:-$("$bin" rules | awk 'NR>1 {print $1}')}
 counting=$("$bin" rules --adjudicating | awk 'NR>1 {print $1}')
@@ -117,10 +130,35 @@ surveys() {
   if (( ${#variants[@]} > 0 )); then echo sensitivity; fi
 }
 
+# The self-play survey of RULESET's network: networks/RULESET.toml, into networks/RULESET/.
+network_file() { # RULESET
+  local spec="az:model=$nets/$1/latest.az,sims=200,wincheck=1"
+  mkdir -p "$out/networks"
+  cat > "$out/networks/$1.toml" <<EOF
+# Written by experiments/verdicts/run.sh networks; see experiments/verdicts/README.md.
+# The network of $nets/$1 in self-play at 200 visits with the win-in-one check.
+# Adaptive cell: 50 games, then 50 more until the draw rate's 95% interval is at most
+# +-0.05 wide, at most $net_games.
+rulesets = ["$1"]
+pairings = [["$spec", "$spec"]]
+games = $net_games
+min_games = 50
+batch = 50
+half_width = 0.05
+seed = 1
+swap = true
+ply_cap = 1000
+out = "$out/networks/$1"
+EOF
+}
+
 verdicts() {
-  local games=()
+  local games=() f
   for s in selfplay adjudication-off sensitivity; do
     [[ -s $out/$s/games.csv ]] && games+=("$out/$s/games.csv")
+  done
+  for f in "$out"/networks/*/games.csv; do
+    [[ -s $f ]] && games+=("$f")
   done
   if (( ${#games[@]} == 0 )); then
     echo "no games yet in $out/selfplay, $out/adjudication-off or $out/sensitivity" >&2
@@ -133,6 +171,21 @@ case ${1:-0/1} in
   configs)
     configs ;;
   verdicts)
+    verdicts ;;
+  networks)
+    shift
+    picked=("$@")
+    if (( ${#picked[@]} == 0 )); then
+      for r in $all_rulesets; do
+        [[ -f $nets/$r/latest.az ]] && picked+=("$r")
+      done
+    fi
+    (( ${#picked[@]} > 0 )) || { echo "run.sh networks: no $nets/RULESET/latest.az yet" >&2; exit 1; }
+    for r in "${picked[@]}"; do
+      [[ -f $nets/$r/latest.az ]] || { echo "run.sh networks: no network $nets/$r/latest.az" >&2; exit 2; }
+      network_file "$r"
+      "$bin" survey --config "$out/networks/$r.toml"
+    done
     verdicts ;;
   merge)
     n=${2:?$usage}
