@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""The learning curves of `experiments/az-all/run.sh` (step 4): Elo against wall-clock
-training time, one line per ruleset.
+"""The learning curves of `experiments/az-all/run.sh` (step 4): Elo against the wall-clock
+time of the ruleset's hour (the teacher's games, then training), one line per ruleset.
 
     python3 experiments/az-all/curve.py [FOLDER]      (default: experiments/az-all)
 
 Reads FOLDER/RULESET/curve/iter-NNNN.csv (a checkpoint against alphabeta:depth=3 and the
 teacher), curve/teacher.csv (the teacher against alphabeta:depth=3) and train_log.csv
-(the training seconds at each iteration); writes FOLDER/curve.csv and
-FOLDER/learning_curves.png.
+(the training seconds at each iteration) and times.csv (the teacher's seconds); writes
+FOLDER/curve.csv and FOLDER/learning_curves.png.
 
 The Elo scale puts alphabeta:depth=3 at 0 on every ruleset. The teacher's Elo is
 400·log10(s / (1 − s)) of its score s against alphabeta:depth=3; a checkpoint's Elo is
@@ -18,8 +18,9 @@ a pairing, the scale spans about ±530 Elo around each opponent, and a point is 
 precise as its 10–20 games (about ±150 Elo).
 
 curve.csv columns: ruleset, iteration, elapsed_s (training seconds when the checkpoint
-was written, warm start included), games_ab3, score_ab3, games_teacher, score_teacher,
-teacher_elo, elo.
+was written, warm start included), wall_s (the teacher's seconds plus elapsed_s: where the
+checkpoint stands in the ruleset's hour), games_ab3, score_ab3, games_teacher,
+score_teacher, teacher_elo, elo.
 """
 import csv
 import math
@@ -44,6 +45,7 @@ def main() -> None:
         t = rows(d / "curve" / "teacher.csv")[-1]
         teacher_elo = smoothed_elo(float(t["score"]) * int(t["games"]), int(t["games"]))
         elapsed = {int(r["iteration"]): float(r["elapsed_s"] or 0) for r in rows(d / "train_log.csv")}
+        teacher_s = sum(float(r["seconds"]) for r in rows(d / "times.csv") if r["step"] == "teacher")
         for f in sorted((d / "curve").glob("iter-[0-9][0-9][0-9][0-9].csv")):
             it = int(f.stem.split("-")[1])
             by_opp = {r["opponent"]: r for r in rows(f)}
@@ -59,6 +61,7 @@ def main() -> None:
             elo = sum(n * e for n, e in parts) / sum(n for n, _ in parts)
             out.append({
                 "ruleset": d.name, "iteration": it, "elapsed_s": f"{elapsed.get(it, float('nan')):.0f}",
+                "wall_s": f"{teacher_s + elapsed.get(it, float('nan')):.0f}",
                 "games_ab3": ab3["games"] if ab3 else "", "score_ab3": ab3["score"] if ab3 else "",
                 "games_teacher": teacher["games"] if teacher else "", "score_teacher": teacher["score"] if teacher else "",
                 "teacher_elo": f"{teacher_elo:.0f}", "elo": f"{elo:.0f}",
@@ -74,12 +77,12 @@ def main() -> None:
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(8, 5))
     for name in sorted({r["ruleset"] for r in out}):
-        pts = sorted((float(r["elapsed_s"]) / 60, float(r["elo"])) for r in out if r["ruleset"] == name)
+        pts = sorted((float(r["wall_s"]) / 60, float(r["elo"])) for r in out if r["ruleset"] == name)
         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=name)
     ax.axhline(0, color="grey", lw=0.8, ls="--")
-    ax.set_xlabel("training time (minutes, warm start included)")
+    ax.set_xlabel("wall-clock minutes of the ruleset's hour (the teacher's games, then training)")
     ax.set_ylabel("Elo (alphabeta:depth=3 = 0)")
-    ax.set_title("Networks taught by the search player: Elo against training time")
+    ax.set_title("Networks taught by the search player: Elo against wall-clock time")
     ax.legend(fontsize=8, ncol=2)
     fig.tight_layout()
     fig.savefig(folder / "learning_curves.png", dpi=120)
