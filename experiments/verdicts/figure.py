@@ -7,7 +7,8 @@
 The figure: one row of bars per ruleset, one bar per budget of each self-play player
 (weaker above, stronger below), each bar split into the shares of games won by play
 (dark), won by a piece count (adjudicated, hatched) and drawn (grey), with the draw
-rate's 95% interval as a line; the ruleset's verdict is written at the right.
+rate's 95% interval as a line; the ruleset's verdict is written at the right. A trained
+network (`az:model=...`) is labelled "network".
 
 The table (printed as Markdown, for the top README): per ruleset and self-play player,
 the verdict, the largest budget with its draw rate, won-by-play and adjudicated rates
@@ -25,6 +26,12 @@ HERE = Path(__file__).resolve().parent
 
 def fmt(r, k):
     return f"{float(r[k + '_rate']):.2f} [{float(r[k + '_lo']):.2f}, {float(r[k + '_hi']):.2f}]"
+
+
+def short(player: str) -> str:
+    """A player's name for the figure's labels: a trained network (`az:model=PATH,...`)
+    is "network"; other specs as they are."""
+    return "network" if player.startswith("az:") else player
 
 
 def main() -> None:
@@ -67,7 +74,7 @@ def main() -> None:
         ax.barh(yi, draw, left=play + count, color="#c8c8c8", height=0.8)
         lo, hi = float(r["draw_lo"]), float(r["draw_hi"])
         ax.plot([1 - hi, 1 - lo], [yi, yi], color="black", lw=1.2)
-        labels.append(f"{key[0]}  {key[1]} {r['budget']}")
+        labels.append(f"{key[0]}  {short(key[1])} {r['budget']}")
         if r["verdict"]:
             ax.text(1.01, yi, r["verdict"], va="center", fontsize=7)
     ax.set_yticks(y)
