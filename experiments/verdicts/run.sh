@@ -42,8 +42,9 @@
 # sensitivity/ (labels as `latrunculi survey` takes them, space-separated); OUT, the folder (default
 # experiments/verdicts); LATRUNCULI, the binary (default target/release/latrunculi);
 # RAYON_NUM_THREADS, the threads a survey plays on (default: every core); NET_GAMES, the
-# cap of a network's cell (default 50); NETS, the networks' folder (default
-# experiments/az-all).
+# cap of a network's cell (default 50; below 50 the cell plays exactly that many);
+# NET_SIMS, the network's visits a move (default 200); NETS, the networks' folder
+# (default experiments/az-all).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${LATRUNCULI:-target/release/latrunculi}
@@ -53,6 +54,10 @@ strong=alphabeta:nodes=${STRONG:-4000}
 usage="usage: run.sh [SHARD/SHARDS] | merge SHARDS | configs | verdicts | networks [RULESET ...]"
 nets=${NETS:-experiments/az-all}
 net_games=${NET_GAMES:-50}
+net_sims=${NET_SIMS:-200}
+[[ $net_games =~ ^[1-9][0-9]*$ && $net_sims =~ ^[1-9][0-9]*$ ]] ||
+  { echo "run.sh: NET_GAMES and NET_SIMS must be whole numbers above 0" >&2; exit 2; }
+net_first=$(( net_games < 50 ? net_games : 50 ))
 
 all_rulesets=${RULESETS:-$("$bin" rules | awk 'NR>1 {print $1}')}
 counting=$("$bin" rules --adjudicating | awk 'NR>1 {print $1}')
@@ -132,18 +137,18 @@ surveys() {
 
 # The self-play survey of RULESET's network: networks/RULESET.toml, into networks/RULESET/.
 network_file() { # RULESET
-  local spec="az:model=$nets/$1/latest.az,sims=200,wincheck=1"
+  local spec="az:model=$nets/$1/latest.az,sims=$net_sims,wincheck=1"
   mkdir -p "$out/networks"
   cat > "$out/networks/$1.toml" <<EOF
 # Written by experiments/verdicts/run.sh networks; see experiments/verdicts/README.md.
-# The network of $nets/$1 in self-play at 200 visits with the win-in-one check.
-# Adaptive cell: 50 games, then 50 more until the draw rate's 95% interval is at most
-# +-0.05 wide, at most $net_games.
+# The network of $nets/$1 in self-play at $net_sims visits with the win-in-one check.
+# Adaptive cell: $net_first games, then $net_first more until the draw rate's 95% interval
+# is at most +-0.05 wide, at most $net_games.
 rulesets = ["$1"]
 pairings = [["$spec", "$spec"]]
 games = $net_games
-min_games = 50
-batch = 50
+min_games = $net_first
+batch = $net_first
 half_width = 0.05
 seed = 1
 swap = true

@@ -1,7 +1,8 @@
 //! `experiments/az-all/run.sh` end to end at toy size: the teacher's games (with their
 //! soft policies), training, the evaluations, the learning curve and the tables; and a
 //! second run that finds everything done and changes nothing; then `moonshot.sh`'s
-//! equal-time match on the network it trained.
+//! equal-time match on the network it trained, and `experiments/verdicts/run.sh
+//! networks`'s self-play of it into verdicts.csv.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -166,5 +167,36 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
     let visits = rows[2].split(',').next().unwrap();
     let vs = fs::read_to_string(out.join("moonshot/vs-ms.csv")).unwrap();
     assert!(vs.contains(&format!("sims={visits},wincheck=1\",\"alphabeta:ms=5,cpu=1\",2,")), "{vs}");
+
+    // The verdicts' networks survey: the network in self-play (2 games at 2 visits), its
+    // cell in verdicts.csv as the player without its budget.
+    let verdicts = dir.join("verdicts");
+    let networks = |args: &[&str]| {
+        Command::new("bash")
+            .arg(repo().join("experiments/verdicts/run.sh"))
+            .arg("networks")
+            .args(args)
+            .env("LATRUNCULI", env!("CARGO_BIN_EXE_latrunculi"))
+            .env("OUT", &verdicts)
+            .env("NETS", dir.join("out"))
+            .env("NET_GAMES", "2")
+            .env("NET_SIMS", "2")
+            .output()
+            .expect("bash runs")
+    };
+    let o = networks(&[]);
+    assert!(o.status.success(), "{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    let config = fs::read_to_string(verdicts.join("networks/kowalski.toml")).unwrap();
+    assert!(config.contains("games = 2\nmin_games = 2\n"), "{config}");
+    let table = fs::read_to_string(verdicts.join("verdicts.csv")).unwrap();
+    let model = dir.join("out/kowalski/latest.az");
+    let row = table.lines().nth(1).unwrap_or_default();
+    assert!(row.starts_with(&format!("kowalski,\"az:model={},wincheck=1\",sims=2,2,", model.display())), "{table}");
+    assert_eq!(table.lines().count(), 2, "one cell: {table}");
+    // A ruleset without a network is an error that names the file it looked for.
+    let o = networks(&["xxi"]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no network") && err.contains("xxi/latest.az"), "{err}");
     let _ = fs::remove_dir_all(&dir);
 }
