@@ -59,9 +59,9 @@ def main() -> None:
             if not parts:
                 continue
             elo = sum(n * e for n, e in parts) / sum(n for n, _ in parts)
+            at = elapsed.get(it, float("nan"))
             out.append({
-                "ruleset": d.name, "iteration": it, "elapsed_s": f"{elapsed.get(it, float('nan')):.0f}",
-                "wall_s": f"{teacher_s + elapsed.get(it, float('nan')):.0f}",
+                "ruleset": d.name, "iteration": it, "elapsed_s": f"{at:.0f}", "wall_s": f"{teacher_s + at:.0f}",
                 "games_ab3": ab3["games"] if ab3 else "", "score_ab3": ab3["score"] if ab3 else "",
                 "games_teacher": teacher["games"] if teacher else "", "score_teacher": teacher["score"] if teacher else "",
                 "teacher_elo": f"{teacher_elo:.0f}", "elo": f"{elo:.0f}",

@@ -90,17 +90,20 @@ toml_list() { # items... -> ["a", "b"]
   printf ']'
 }
 
-# experiment_file NAME RULESETS PAIRINGS: the adaptive survey of experiments/verdicts/README.md.
+# experiment_file NAME RULESETS PAIRINGS [CAP FIRST]: the adaptive survey of
+# experiments/verdicts/README.md, $out/NAME.toml into $out/NAME/: FIRST games a cell (50),
+# then FIRST more until the draw rate's interval is narrow enough, at most CAP (400).
 experiment_file() {
+  local cap=${4:-400} first=${5:-50}
   cat > "$out/$1.toml" <<EOF
-# Written by experiments/verdicts/run.sh (WEAK=${WEAK:-1000}, STRONG=${STRONG:-4000}); see
-# experiments/verdicts/README.md. Adaptive cells: 50 games, then 50 more until the draw
-# rate's 95% interval is at most +-0.05 wide, at most 400.
+# Written by experiments/verdicts/run.sh; see experiments/verdicts/README.md. Adaptive
+# cells: $first games, then $first more until the draw rate's 95% interval is at most
+# +-0.05 wide, at most $cap.
 rulesets = $2
 pairings = $3
-games = 400
-min_games = 50
-batch = 50
+games = $cap
+min_games = $first
+batch = $first
 half_width = 0.05
 seed = 1
 swap = true
@@ -135,28 +138,6 @@ surveys() {
   if (( ${#variants[@]} > 0 )); then echo sensitivity; fi
 }
 
-# The self-play survey of RULESET's network: networks/RULESET.toml, into networks/RULESET/.
-network_file() { # RULESET
-  local spec="az:model=$nets/$1/latest.az,sims=$net_sims,wincheck=1"
-  mkdir -p "$out/networks"
-  cat > "$out/networks/$1.toml" <<EOF
-# Written by experiments/verdicts/run.sh networks; see experiments/verdicts/README.md.
-# The network of $nets/$1 in self-play at $net_sims visits with the win-in-one check.
-# Adaptive cell: $net_first games, then $net_first more until the draw rate's 95% interval
-# is at most +-0.05 wide, at most $net_games.
-rulesets = ["$1"]
-pairings = [["$spec", "$spec"]]
-games = $net_games
-min_games = $net_first
-batch = $net_first
-half_width = 0.05
-seed = 1
-swap = true
-ply_cap = 1000
-out = "$out/networks/$1"
-EOF
-}
-
 verdicts() {
   local games=() f
   for s in selfplay adjudication-off sensitivity; do
@@ -166,7 +147,7 @@ verdicts() {
     [[ -s $f ]] && games+=("$f")
   done
   if (( ${#games[@]} == 0 )); then
-    echo "no games yet in $out/selfplay, $out/adjudication-off or $out/sensitivity" >&2
+    echo "no games yet in $out/selfplay, $out/adjudication-off, $out/sensitivity or $out/networks/*" >&2
     exit 1
   fi
   "$bin" verdicts --games "${games[@]}" --dlp experiments/ludii/dlp.csv --out "$out/verdicts.csv"
@@ -186,9 +167,13 @@ case ${1:-0/1} in
       done
     fi
     (( ${#picked[@]} > 0 )) || { echo "run.sh networks: no $nets/RULESET/latest.az yet" >&2; exit 1; }
+    mkdir -p "$out/networks"
     for r in "${picked[@]}"; do
       [[ -f $nets/$r/latest.az ]] || { echo "run.sh networks: no network $nets/$r/latest.az" >&2; exit 2; }
-      network_file "$r"
+      # The network of the ruleset's row in experiments/az-all's table, at NET_SIMS visits
+      # with the win-in-one check.
+      spec="az:model=$nets/$r/latest.az,sims=$net_sims,wincheck=1"
+      experiment_file "networks/$r" "[\"$r\"]" "[[\"$spec\", \"$spec\"]]" "$net_games" "$net_first"
       "$bin" survey --config "$out/networks/$r.toml"
     done
     verdicts ;;
