@@ -15,8 +15,14 @@ Writes FOLDER/table.csv and prints it as Markdown. Columns:
                   interval, the SPRT's decision (vs-ab3.csv)
   ends_ab3        how those games ended: reason=count over the games (vs-ab3-games.csv)
   games_ms100 ... the same against the search player at ms=100 (vs-ms100.csv)
+  teacher_draw_rate  the share of the teacher's games drawn (train_log.csv's iteration 0)
   meets           yes when the score against alphabeta:depth=3 is at least 0.60 with the
-                  lower bound above 0.5 after 100 games or an SPRT decision
+                  lower bound above 0.5 after 100 games or an SPRT decision; drawn when
+                  it is not, but the ruleset is one where nearly every game is drawn
+                  whoever plays (the issue's exception), read as: the network lost none
+                  of its games against alphabeta:depth=3, at least 90% of them were
+                  drawn, and so were at least 90% of the teacher's games; no otherwise;
+                  empty while the match is undecided
 A ruleset still running has empty cells where its files are missing.
 """
 import csv
@@ -50,6 +56,15 @@ def pairing(folder: Path, name: str) -> dict:
     return out
 
 
+def drawn_exception(row: dict) -> bool:
+    """The network lost nothing against depth 3, and at least 90% of its games there and
+    of its teacher's games were drawn."""
+    if not (row["games_ab3"] and row["teacher_draw_rate"]):
+        return False
+    games, draws, losses = (int(row[f"{k}_ab3"]) for k in ("games", "draws", "losses"))
+    return losses == 0 and draws >= 0.9 * games and float(row["teacher_draw_rate"]) >= 0.9
+
+
 def main() -> None:
     folder = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent
     table = []
@@ -61,12 +76,13 @@ def main() -> None:
             "teacher_games": next((r["games"] for r in log if r["iteration"] == "0"), ""),
             "train_s": seconds(d, "train"),
             "iterations": str(max((int(r["iteration"]) for r in log), default=0)) if log else "",
+            "teacher_draw_rate": next((r["draw_rate"] for r in log if r["iteration"] == "0"), ""),
         }
         row.update(pairing(d, "ab3"))
         row.update(pairing(d, "ms100"))
         decided = row["sprt_ab3"] in ("H0", "H1") or (row["games_ab3"] and int(row["games_ab3"]) >= 100)
         good = row["score_ab3"] and float(row["score_ab3"]) >= 0.60 and float(row["score_lo_ab3"]) > 0.5
-        row["meets"] = ("yes" if good else "no") if decided else ""
+        row["meets"] = ("yes" if good else "drawn" if drawn_exception(row) else "no") if decided else ""
         table.append(row)
     if not table:
         sys.exit(f"{folder}: no ruleset folder with times.csv yet")

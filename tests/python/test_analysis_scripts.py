@@ -3,14 +3,16 @@
 `notebooks/check_reading.py` must read every committed result (sample dataset, surveys,
 training logs, ladders) and find them consistent; the study scripts (`xxi_claim.py`,
 `ladder_table.py`, `selfplay_table.py`, `plot_study.py`, `plot_sensitivity.py`,
-`ludii_vs_dlp.py`) and `experiments/verdicts/estimate_cost.py` are run on hand-made cells
-whose answers were worked out by hand.
+`ludii_vs_dlp.py`), `experiments/verdicts/estimate_cost.py` and
+`experiments/az-all/table.py` are run on hand-made cells whose answers were worked out by
+hand.
 
 Needs numpy, pandas and matplotlib (`python3 -m pip install -r notebooks/requirements.txt`,
 the first part of the README's test command). Run from anywhere:
 `python3 -m pytest -q tests/python`.
 """
 
+import csv
 import pathlib
 import subprocess
 import sys
@@ -386,3 +388,40 @@ def test_verdicts_cost_estimate_follows_the_adaptive_rule(tmp_path):
     assert "| kowalski+end.no_capture_limit=30 | 0.57, 45 (as depth=3: 71) | 400 | 28.48 |" in stdout, stdout
     assert "| kowalski+end.no_capture_limit=0 | 1.00, 1000 (as depth=3: 1000) | 50 | 50.00 |" in stdout, stdout
     assert f"pooled CPU seconds per ply: nodes={weak} 3600.0 ms, nodes={strong} 3600.0 ms" in stdout, stdout
+
+
+def test_az_all_table_meets_by_the_bar_or_the_drawn_exception(tmp_path):
+    """`experiments/az-all/table.py` on four hand-made ruleset folders. `won`: 13-4-0 with
+    SPRT H1 at 0.88 [0.66, 0.97] meets the bar (yes). `drawn`: 0-73-0, H0, its teacher's
+    games 97% drawn: the exception for a ruleset drawn whoever plays (drawn). `lost`: 0-48-3,
+    H0, teacher 92% drawn: three losses, so no. `open`: 2-3-1 after 6 games with no SPRT
+    decision: empty. `drawn` again with its teacher at 85% drawn would be no (the second
+    table)."""
+    def folder(name, wins, draws, losses, sprt, teacher_draws):
+        d = tmp_path / name
+        d.mkdir(exist_ok=True)
+        (d / "times.csv").write_text("step,seconds\nteacher,1800\ntrain,1800\n")
+        (d / "train_log.csv").write_text(
+            "iteration,games,draw_rate\n" f"0,1000,{teacher_draws}\n" "1,1100,0.5\n"
+        )
+        games = wins + draws + losses
+        score = (wins + draws / 2) / games
+        (d / "vs-ab3.csv").write_text(
+            "agent,opponent,games,wins,draws,losses,score,score_lo,score_hi,sprt\n"
+            f"az,alphabeta:depth=3,{games},{wins},{draws},{losses},{score:.4f},{score - 0.2:.4f},{score + 0.1:.4f},{sprt}\n"
+        )
+        (d / "vs-ab3-games.csv").write_text("winner,reason\n" + "none,ply-cap\n" * draws)
+
+    folder("won", 13, 4, 0, "H1", 0.58)
+    folder("drawn", 0, 73, 0, "H0", 0.97)
+    folder("lost", 0, 48, 3, "H0", 0.92)
+    folder("open", 2, 3, 1, "", 0.5)
+    script("experiments/az-all/table.py", tmp_path)
+    with (tmp_path / "table.csv").open() as f:
+        meets = {r["ruleset"]: r["meets"] for r in csv.DictReader(f)}
+    assert meets == {"won": "yes", "drawn": "drawn", "lost": "no", "open": ""}, meets
+    folder("drawn", 0, 73, 0, "H0", 0.85)
+    script("experiments/az-all/table.py", tmp_path)
+    with (tmp_path / "table.csv").open() as f:
+        meets = {r["ruleset"]: r["meets"] for r in csv.DictReader(f)}
+    assert meets["drawn"] == "no", meets
