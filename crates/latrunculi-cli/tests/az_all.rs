@@ -125,7 +125,10 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
     let text = String::from_utf8_lossy(&table.stdout);
     assert!(text.lines().any(|l| l.starts_with("| kowalski |")), "{text}");
     let csv = fs::read_to_string(dir.join("out/table.csv")).unwrap();
-    assert!(csv.starts_with("ruleset,teacher_s,teacher_games,train_s,iterations,games_ab3,"), "{csv}");
+    assert!(
+        csv.starts_with("ruleset,teacher_s,teacher_games,train_s,iterations,teacher_draw_rate,games_ab3,"),
+        "{csv}"
+    );
     let row = csv.lines().nth(1);
     assert!(
         row.is_some_and(|l| l.starts_with("kowalski,") && l.split(',').nth(2) == Some("3")),
