@@ -70,13 +70,14 @@ def main() -> None:
     table = []
     for d in sorted(p for p in folder.iterdir() if p.is_dir() and (p / "times.csv").is_file()):
         log = read_rows(d / "train_log.csv")
+        warm_start = next((r for r in log if r["iteration"] == "0"), {})
         row = {
             "ruleset": d.name,
             "teacher_s": seconds(d, "teacher"),
-            "teacher_games": next((r["games"] for r in log if r["iteration"] == "0"), ""),
+            "teacher_games": warm_start.get("games", ""),
             "train_s": seconds(d, "train"),
             "iterations": str(max((int(r["iteration"]) for r in log), default=0)) if log else "",
-            "teacher_draw_rate": next((r["draw_rate"] for r in log if r["iteration"] == "0"), ""),
+            "teacher_draw_rate": warm_start.get("draw_rate", ""),
         }
         row.update(pairing(d, "ab3"))
         row.update(pairing(d, "ms100"))
