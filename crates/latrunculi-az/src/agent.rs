@@ -160,6 +160,7 @@ fn model_cache() -> &'static Mutex<HashMap<ModelKey, (CheckpointMeta, Network)>>
 }
 
 fn load_cached(path: &Path) -> Result<(CheckpointMeta, Network), AzError> {
+    crate::device::selected()?;
     let file =
         std::fs::metadata(path).map_err(|source| crate::CheckpointError::Io { path: path.to_path_buf(), source })?;
     let key = (path.canonicalize().unwrap_or_else(|_| path.to_path_buf()), file.len(), file.modified().ok());

@@ -58,6 +58,9 @@ pub enum AzError {
     /// A bad training configuration (names the file).
     #[error("{0}")]
     Config(String),
+    /// `LATRUNCULI_DEVICE` names a backend this build cannot run.
+    #[error(transparent)]
+    Device(#[from] device::DeviceError),
     /// A file of a training run could not be read or written, or does not hold what it
     /// should.
     #[error("{path}: {message}")]

@@ -183,6 +183,24 @@ fn main() -> ExitCode {
             e.exit()
         }
     };
+    // A backend named by LATRUNCULI_DEVICE that this build lacks is an error before any
+    // command that may run a network starts, never a silent run on the CPU.
+    let uses_network = matches!(
+        cli.command,
+        Command::Play(_)
+            | Command::Survey(_)
+            | Command::Train(_)
+            | Command::BenchAz(_)
+            | Command::Eval(_)
+            | Command::Ladder(_)
+            | Command::Dataset(_)
+            | Command::Serve(_)
+    );
+    if uses_network && let Err(e) = latrunculi_az::device::selected() {
+        reporting_error(2);
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     let result = match cli.command {
         Command::Rules(a) => rules::run_rules(&a),
         Command::Show(a) => rules::run_show(&a),

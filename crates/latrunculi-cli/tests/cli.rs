@@ -585,3 +585,32 @@ fn a_second_run_into_a_busy_folder_is_refused() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(read(&out.join("games.csv")), games);
 }
+
+#[test]
+fn a_device_this_build_lacks_is_an_error_before_anything_is_written() {
+    let dir = scratch("device");
+    let out = dir.join("games.csv");
+    let run = |device: &str| {
+        Command::new(env!("CARGO_BIN_EXE_latrunculi"))
+            .env("LATRUNCULI_DEVICE", device)
+            .args(["play", "--ruleset", "petteia-xxi", "--white", "random", "--black", "random", "--games", "1"])
+            .args(["--out", out.to_str().unwrap()])
+            .output()
+            .expect("the binary runs")
+    };
+    let o = run("tpu");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("LATRUNCULI_DEVICE=\"tpu\" names no backend"), "{}", stderr(&o));
+    assert!(!out.exists(), "nothing is written");
+    if !cfg!(feature = "cuda") {
+        let o = run("cuda");
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("built without the `cuda` feature"), "{}", stderr(&o));
+    }
+    // The CPU by name, and commands that run no network, are unaffected.
+    let o = run("cpu");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rules =
+        Command::new(env!("CARGO_BIN_EXE_latrunculi")).env("LATRUNCULI_DEVICE", "tpu").arg("rules").output().unwrap();
+    assert!(rules.status.success(), "{}", stderr(&rules));
+}

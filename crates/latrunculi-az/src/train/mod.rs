@@ -169,6 +169,7 @@ struct Run<'a> {
 /// Runs (or resumes) a training run in `out`; `config_text` is the configuration file's
 /// text, `origin` its name. Returns the final run state.
 pub fn run(config_text: &str, origin: &str, out: &Path, opts: &RunOptions) -> Result<RunState, AzError> {
+    crate::device::selected()?;
     let cfg = TrainConfig::from_toml_str(config_text, origin)?;
     let family = cfg.load_family(opts.rules_dir.as_deref())?;
     let run = Run::open(&cfg, &family, out, opts)?;
