@@ -10,7 +10,8 @@
 # self-play) and OUT/train-wgpu.csv and OUT/train-cpu.csv (train_log.csv of two training
 # iterations of the az-all recipe on kowalski, train-short.toml). The GPU runs are
 # LATRUNCULI_DEVICE=wgpu (burn's wgpu backend; on NVIDIA through Vulkan); the CPU runs
-# leave it unset (burn's flex backend on every core). Each step stops after its timeout.
+# LATRUNCULI_DEVICE=cpu (burn's flex backend on every core, as when it is unset). Each
+# step stops after its timeout.
 # Environment: LATRUNCULI (the binary; default target/release/latrunculi), GPU (the
 # LATRUNCULI_DEVICE value of the GPU runs: wgpu, or cuda for a build with that feature),
 # STEP_S (seconds each step may take; default 110).
@@ -23,15 +24,14 @@ step_s=${STEP_S:-110}
 [[ -x $bin ]] || { echo "run.sh: no binary $bin (cargo build --release -p latrunculi-cli --features wgpu, or set LATRUNCULI)" >&2; exit 2; }
 mkdir -p "$out"
 bench=(bench-az --ruleset kowalski --seconds 2 --games 16 --parallel 16 --sims 64 --heads spatial)
-LATRUNCULI_DEVICE=$gpu timeout "$step_s" "$bin" "${bench[@]}" > "$out/bench-az-$gpu.txt" || echo "bench-az on $gpu: exit $?" >&2
-timeout "$step_s" "$bin" "${bench[@]}" > "$out/bench-az-cpu.txt" || echo "bench-az on the CPU: exit $?" >&2
+for dev in "$gpu" cpu; do
+  LATRUNCULI_DEVICE=$dev timeout "$step_s" "$bin" "${bench[@]}" > "$out/bench-az-$dev.txt" ||
+    echo "bench-az on $dev: exit $?" >&2
+done
 for dev in "$gpu" cpu; do
   rm -rf "$out/train-$dev"
-  if [[ $dev == cpu ]]; then
-    timeout "$step_s" "$bin" train --config experiments/gpu/train-short.toml --out "$out/train-$dev" --quiet
-  else
-    LATRUNCULI_DEVICE=$dev timeout "$step_s" "$bin" train --config experiments/gpu/train-short.toml --out "$out/train-$dev" --quiet
-  fi || echo "train on $dev: exit $? (the log keeps the iterations that finished)" >&2
+  LATRUNCULI_DEVICE=$dev timeout "$step_s" "$bin" train --config experiments/gpu/train-short.toml \
+    --out "$out/train-$dev" --quiet || echo "train on $dev: exit $? (the log keeps the iterations that finished)" >&2
   cp "$out/train-$dev/train_log.csv" "$out/train-$dev.csv" 2>/dev/null
 done
 echo "-> $out"
