@@ -13,8 +13,9 @@
 #               200 x EVAL_MS / that figure, rounded; timed again the same way at those
 #               visits to check;
 #   3. match    the network at those visits against alphabeta:ms=EVAL_MS,cpu=1
-#               (eval --sprt 0,100, at most GAMES games, colours alternated, ply cap 200),
-#               on one thread, so that each side's move has one core.
+#               (eval --sprt 0,100, at most GAMES games, colours alternated, the
+#               training ply cap), on one thread, so that each side's move has one core.
+# The training ply cap is the [selfplay] ply_cap of experiments/az-all/RULESET/config.toml.
 # Writes experiments/az-all/RULESET/moonshot/: timing.csv (visits, games, plies,
 # cpu_s, ms_per_move), vs-ms.csv and vs-ms-games.csv. A step already done is skipped.
 # Environment: LATRUNCULI (binary), EVAL_MS (100), TIMING_GAMES (4), GAMES (100), OUT
@@ -27,7 +28,6 @@ eval_ms=${EVAL_MS:-100}
 timing_games=${TIMING_GAMES:-4}
 games=${GAMES:-100}
 out=${OUT:-experiments/az-all}
-cap=200
 rulesets=("$@")
 [[ ${#rulesets[@]} -gt 0 ]] || rulesets=(kowalski xxi)
 
@@ -61,6 +61,8 @@ PY
 for r in "${rulesets[@]}"; do
   model=$out/$r/latest.az
   [[ -f $model ]] || { echo "moonshot.sh: $model is missing: train it first (bash experiments/az-all/run.sh $r)" >&2; exit 2; }
+  cap=$(sed -n 's/^ply_cap = \([0-9]*\).*/\1/p' "$out/$r/config.toml" 2>/dev/null | head -n 1 || true)
+  [[ -n $cap ]] || { echo "moonshot.sh: $out/$r/config.toml names no ply_cap (the training's)" >&2; exit 2; }
   dir=$out/$r/moonshot
   mkdir -p "$dir"
   if [[ ! -f $dir/timing.csv ]]; then

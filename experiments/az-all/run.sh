@@ -5,18 +5,19 @@
 #   bash experiments/az-all/run.sh SHARD/SHARDS         (every SHARDS-th of the twelve)
 #
 # Per ruleset, each step resumable and skipped once done:
-#   1. teacher  the search player against itself (colours alternated, the training ply
-#               cap), written light with its soft policy and values, for TEACHER_S
+#   1. teacher  the search player against itself (colours alternated, the ruleset's ply
+#               cap, below), written light with its soft policy and values, for TEACHER_S
 #               seconds: first TEACHER_GAMES games (seed 1, runs/az-all/RULESET/teacher),
 #               timed; then as many more as that rate fits in the rest of TEACHER_S
 #               (seed 2, runs/az-all/RULESET/teacher-more; the count is kept in
 #               teacher-more.games), at most TEACHER_MAX games in all
-#   2. train    configs from template.toml (the hour less the teacher's time) into
-#               experiments/az-all/RULESET (latest.az, train_log.csv, config.toml)
+#   2. train    configs from template.toml (the hour less the teacher's time, the ply
+#               cap) into experiments/az-all/RULESET (latest.az, train_log.csv,
+#               config.toml)
 #   3. eval     the network at 200 visits with the win-in-one check against
 #               alphabeta:depth=3 (eval --sprt 0,100, at most 100 games) and against the
 #               search player at ms=100,cpu=1 (100 ms of CPU time a move; at most 40
-#               games), the training ply cap:
+#               games), the ruleset's ply cap:
 #               experiments/az-all/RULESET/vs-*.csv and *-games.csv
 #   4. curve    the learning curve: the checkpoints of the warm start, of a quarter and
 #               a half of the training time and the last, each against
@@ -26,9 +27,15 @@
 #               draws the figure). CURVE=0 leaves it out.
 # Wall-clock seconds of steps 1 and 2 go to experiments/az-all/RULESET/times.csv; the
 # table of all rulesets is made by `python3 experiments/az-all/table.py`.
+# The ply cap of every game (teacher, self-play, evaluations, curve) is 400 on the eight
+# rulesets whose strong games run long or stopped at 200 (kowalski-parcae, classical,
+# common, back-rank, savard, falkener, bell, schadler: README.md "The ply cap") and 200 on
+# the others; PLY_CAP sets one cap for all. A ruleset's folders remember their cap
+# (runs/az-all/RULESET/ply-cap and the config.toml of its training), and a run with
+# another cap is refused; so is a TEMPLATE whose ply_cap is not @PLY_CAP@.
 # Environment: LATRUNCULI (the binary; default target/release/latrunculi), TEACHER_S
 # (1800), TEACHER_GAMES (100), TEACHER_MAX (4000), TEACHER (the teacher's spec), HOUR
-# (seconds per ruleset, data included; 3600),
+# (seconds per ruleset, data included; 3600), PLY_CAP,
 # TEMPLATE (experiments/az-all/template.toml), EVAL_GAMES (100 against alphabeta:depth=3),
 # EVAL_MS_GAMES (40 against ms=100), EVAL_MS (100: the search player's milliseconds a
 # move in that match), CURVE, CURVE_GAMES (step 4), RUNS (runs/az-all), OUT
@@ -50,7 +57,6 @@ curve_games=${CURVE_GAMES:-10}
 template=${TEMPLATE:-experiments/az-all/template.toml}
 runs=${RUNS:-runs/az-all}
 out=${OUT:-experiments/az-all}
-cap=200
 seed_rulesets=(kowalski kowalski-parcae classical xxi single-stone-xxi petteia-xxi common back-rank savard falkener bell schadler)
 
 rulesets=()
@@ -65,6 +71,20 @@ elif [[ $# -gt 0 ]]; then
 else
   rulesets=("${seed_rulesets[@]}")
 fi
+
+# The ply cap of a ruleset's games: PLY_CAP, or 400 where strong games run long, else 200.
+ply_cap() { # RULESET
+  if [[ -n ${PLY_CAP:-} ]]; then
+    echo "$PLY_CAP"
+    return
+  fi
+  case $1 in
+    kowalski-parcae | classical | common | back-rank | savard | falkener | bell | schadler) echo 400 ;;
+    *) echo 200 ;;
+  esac
+}
+[[ -z ${PLY_CAP:-} || $PLY_CAP =~ ^[1-9][0-9]*$ ]] ||
+  { echo "run.sh: PLY_CAP must be a whole number above 0, not '$PLY_CAP'" >&2; exit 2; }
 
 # Appends STEP,SECONDS to the ruleset's times.csv.
 record() { # RULESET STEP SECONDS
@@ -89,7 +109,20 @@ spent() { # RULESET STEP
 }
 
 for r in "${rulesets[@]}"; do
+  cap=$(ply_cap "$r")
+  # A ruleset's games are all played at one cap: its teacher data and its training say which.
+  if [[ -f $runs/$r/ply-cap && $(cat "$runs/$r/ply-cap") != "$cap" ]]; then
+    echo "run.sh: $runs/$r holds teacher games at ply cap $(cat "$runs/$r/ply-cap"), not $cap; move it (and $out/$r) away to start $r again at $cap" >&2
+    exit 2
+  fi
+  trained=""
+  [[ -f $out/$r/config.toml ]] && trained=$(sed -n 's/^ply_cap = \([0-9]*\).*/\1/p' "$out/$r/config.toml" | head -n 1)
+  if [[ -n $trained && $trained != "$cap" ]]; then
+    echo "run.sh: $out/$r was trained at ply cap $trained, not $cap; move it (and $runs/$r) away to start $r again at $cap" >&2
+    exit 2
+  fi
   mkdir -p "$runs/$r" "$out/$r"
+  [[ -f $runs/$r/ply-cap ]] || echo "$cap" > "$runs/$r/ply-cap"
   # The teacher's games: a first set (timed), then more to fill TEACHER_S at its rate.
   data=$runs/$r/teacher
   more=$runs/$r/teacher-more
@@ -115,8 +148,11 @@ for r in "${rulesets[@]}"; do
     limit=$(( hour - $(spent "$r" teacher) ))
     (( limit > 60 )) || limit=60
     config=$runs/$r/config.toml
-    sed -e "s|@RULESET@|$r|" -e "s|@TEACHER@|$datasets|" -e "s|@TIME_LIMIT@|$limit|" \
-      "$template" > "$config"
+    # The placeholders outside the template's comments (which name them).
+    sed -e "/^#/!s|@RULESET@|$r|" -e "/^#/!s|@TEACHER@|$datasets|" -e "/^#/!s|@TIME_LIMIT@|$limit|" \
+      -e "/^#/!s|@PLY_CAP@|$cap|" "$template" > "$config"
+    grep -q "^ply_cap = $cap\$" "$config" ||
+      { echo "run.sh: $template must set [selfplay] ply_cap = @PLY_CAP@ (the cap of the teacher's games and the matches, $cap)" >&2; exit 2; }
     t0=$SECONDS
     "$bin" train --config "$config" --out "$out/$r" --quiet --resume
     record "$r" train $((SECONDS - t0))

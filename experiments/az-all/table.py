@@ -5,6 +5,8 @@
 
 Writes FOLDER/table.csv and prints it as Markdown. Columns:
   ruleset         the seed ruleset
+  ply_cap         the ply cap of every game of its run: teacher, self-play and the matches
+                  (config.toml's [selfplay] ply_cap)
   teacher_s       wall-clock seconds of the teacher's games (times.csv)
   teacher_games   the teacher's games the warm start learnt from (train_log.csv's
                   iteration 0)
@@ -27,6 +29,7 @@ A ruleset still running has empty cells where its files are missing.
 """
 import csv
 import sys
+import tomllib
 from collections import Counter
 from pathlib import Path
 
@@ -42,6 +45,14 @@ def seconds(folder: Path, step: str) -> str:
     rows = read_rows(folder / "times.csv")
     total = sum(float(r["seconds"]) for r in rows if r["step"] == step)
     return f"{total:.0f}" if rows else ""
+
+
+def ply_cap(folder: Path) -> str:
+    config = folder / "config.toml"
+    if not config.is_file():
+        return ""
+    with config.open("rb") as f:
+        return str(tomllib.load(f).get("selfplay", {}).get("ply_cap", ""))
 
 
 def pairing(folder: Path, name: str) -> dict:
@@ -73,6 +84,7 @@ def main() -> None:
         warm_start = next((r for r in log if r["iteration"] == "0"), {})
         row = {
             "ruleset": d.name,
+            "ply_cap": ply_cap(d),
             "teacher_s": seconds(d, "teacher"),
             "teacher_games": warm_start.get("games", ""),
             "train_s": seconds(d, "train"),
@@ -91,8 +103,8 @@ def main() -> None:
         w = csv.DictWriter(f, fieldnames=list(table[0]))
         w.writeheader()
         w.writerows(table)
-    print("| ruleset | teacher s | teacher games | train s | iterations | vs ab3: W-D-L | score [95%] | vs ms=100: W-D-L | score [95%] | meets |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| ruleset | ply cap | teacher s | teacher games | train s | iterations | vs ab3: W-D-L | score [95%] | vs ms=100: W-D-L | score [95%] | meets |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in table:
         def cell(n):
             if not r[f"games_{n}"]:
@@ -100,7 +112,7 @@ def main() -> None:
             return (f"{r[f'wins_{n}']}-{r[f'draws_{n}']}-{r[f'losses_{n}']}",
                     f"{float(r[f'score_{n}']):.2f} [{float(r[f'score_lo_{n}']):.2f}, {float(r[f'score_hi_{n}']):.2f}]")
         a, b = cell("ab3"), cell("ms100")
-        print(f"| {r['ruleset']} | {r['teacher_s']} | {r['teacher_games']} | {r['train_s']} | {r['iterations']} | {a[0]} | {a[1]} | {b[0]} | {b[1]} | {r['meets']} |")
+        print(f"| {r['ruleset']} | {r['ply_cap']} | {r['teacher_s']} | {r['teacher_games']} | {r['train_s']} | {r['iterations']} | {a[0]} | {a[1]} | {b[0]} | {b[1]} | {r['meets']} |")
 
 
 if __name__ == "__main__":

@@ -425,3 +425,35 @@ def test_az_all_table_meets_by_the_bar_or_the_drawn_exception(tmp_path):
     assert meets() == {"won": "yes", "drawn": "drawn", "lost": "no", "open": ""}
     folder("drawn", 0, 73, 0, "H0", 0.85)
     assert meets()["drawn"] == "no"
+
+
+def test_az_all_at_cap_counts_who_was_ahead_when_the_cap_came(tmp_path):
+    """`experiments/az-all/at_cap.py` on a hand-made match of five games: one won, four
+    drawn at the ply cap with the network (white in two, black in two) ahead, ahead, level
+    and behind in pieces; and on a hand-made study file, the share of depth-3 self-play
+    games past 200 plies and their median."""
+    d = scratch(tmp_path, "net")
+    net = '"az:model=m.az,sims=200,wincheck=1"'
+    (d / "net" / "vs-ab3-games.csv").write_text(
+        "white,black,winner,reason,plies,pieces_white,pieces_black\n"
+        f"{net},alphabeta:depth=3,white,material,150,8,6\n"
+        f"{net},alphabeta:depth=3,draw,ply-cap,400,9,5\n"  # ahead as White
+        f"alphabeta:depth=3,{net},draw,ply-cap,400,4,7\n"  # ahead as Black
+        f"alphabeta:depth=3,{net},draw,ply-cap,400,6,6\n"  # level
+        f"{net},alphabeta:depth=3,draw,ply-cap,400,3,5\n"  # behind
+    )
+    study = d / "study.csv"
+    study.write_text(
+        "ruleset,white,black,plies\n"
+        "common,alphabeta:depth=3,alphabeta:depth=3,100\n"
+        "common,alphabeta:depth=3,alphabeta:depth=3,300\n"
+        "common,alphabeta:depth=3,alphabeta:depth=3,250\n"
+        "common,greedy,greedy,900\n"  # not depth 3's self-play
+        "ludii-seneca,alphabeta:depth=3,alphabeta:depth=3,900\n"  # not a seed ruleset
+    )
+    stdout, _ = script("experiments/az-all/at_cap.py", d / "net", "--study", study)
+    rows = table_rows(stdout, skip=("| folder", "| ruleset"))
+    assert rows[0].endswith("| 5 | 4 | 2 | 1 | 1 |"), stdout
+    assert rows[1:] == ["| common | 3 | 0.67 | 250 |"], stdout
+    missing = python("experiments/az-all/at_cap.py", d / "nothing")
+    assert missing.returncode != 0 and "vs-ab3-games.csv is missing" in missing.stderr

@@ -29,7 +29,7 @@ games_per_iteration = 2
 parallel_games = 2
 sims = 4
 leaves_per_round = 2
-ply_cap = 200
+ply_cap = @PLY_CAP@
 
 [training]
 window_games = 10
@@ -47,8 +47,14 @@ soft_policy = true
 search_value_mix = 0.5
 "#;
 
-fn run_script(dir: &Path) -> std::process::Output {
-    Command::new("bash")
+/// The script on kowalski at toy size, every game at ply cap `ply_cap` (`PLY_CAP`; unset
+/// for `None`, where kowalski's cap is 200).
+fn run_script(dir: &Path, ply_cap: Option<&str>) -> std::process::Output {
+    let mut command = Command::new("bash");
+    if let Some(cap) = ply_cap {
+        command.env("PLY_CAP", cap);
+    }
+    command
         .arg(repo().join("experiments/az-all/run.sh"))
         .arg("kowalski")
         .env("LATRUNCULI", env!("CARGO_BIN_EXE_latrunculi"))
@@ -92,7 +98,7 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).unwrap();
     fs::write(dir.join("tiny.toml"), TINY).unwrap();
-    let o = run_script(&dir);
+    let o = run_script(&dir, Some("60"));
     assert!(o.status.success(), "{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
     let out = dir.join("out/kowalski");
     // The teacher's games carry its soft policies and values, and the warm start used them.
@@ -107,6 +113,20 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
     let config = fs::read_to_string(dir.join("runs/kowalski/config.toml")).unwrap();
     let datasets = format!("datasets = [\"{}\", \"{}\"]", teacher.display(), more.display());
     assert!(config.contains("ruleset = \"kowalski\"") && config.contains(&datasets), "{config}");
+    // PLY_CAP reached the training's config (not the template's comments) and every game.
+    assert!(config.contains("\nply_cap = 60\n") && config.contains("@PLY_CAP@"), "{config}");
+    assert_eq!(fs::read_to_string(dir.join("runs/kowalski/ply-cap")).unwrap().trim(), "60");
+    for games in ["vs-ab3-games.csv", "vs-ms100-games.csv", "curve/teacher-games.csv"] {
+        let mut reader = csv::Reader::from_path(out.join(games)).unwrap();
+        let plies = reader.headers().unwrap().iter().position(|c| c == "plies").expect("a plies column");
+        let mut played = 0;
+        for row in reader.records() {
+            let n: u32 = row.unwrap()[plies].parse().expect("plies");
+            assert!(n <= 60, "{games}: a game of {n} plies past the cap of 60");
+            played += 1;
+        }
+        assert!(played > 0, "{games} has games");
+    }
     let times = fs::read_to_string(out.join("times.csv")).unwrap();
     assert!(times.starts_with("step,seconds\nteacher,") && times.contains("\ntrain,"), "{times}");
     assert_eq!(times.lines().filter(|l| l.starts_with("teacher,")).count(), 2, "{times}");
@@ -126,13 +146,13 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
     assert!(text.lines().any(|l| l.starts_with("| kowalski |")), "{text}");
     let csv = fs::read_to_string(dir.join("out/table.csv")).unwrap();
     assert!(
-        csv.starts_with("ruleset,teacher_s,teacher_games,train_s,iterations,teacher_draw_rate,games_ab3,"),
+        csv.starts_with("ruleset,ply_cap,teacher_s,teacher_games,train_s,iterations,teacher_draw_rate,games_ab3,"),
         "{csv}"
     );
     let row = csv.lines().nth(1);
     assert!(
-        row.is_some_and(|l| l.starts_with("kowalski,") && l.split(',').nth(2) == Some("3")),
-        "the warm start's 3 teacher games: {csv}"
+        row.is_some_and(|l| l.starts_with("kowalski,60,") && l.split(',').nth(3) == Some("3")),
+        "the cap of 60 and the warm start's 3 teacher games: {csv}"
     );
     let curve = Command::new("python3").arg(repo().join("experiments/az-all/curve.py")).arg(dir.join("out")).output();
     let curve = curve.expect("python3 runs");
@@ -141,13 +161,21 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
 
     // Run again: everything is done, so nothing changes but the tables' own files.
     let before: Vec<_> = files(&dir.join("runs")).into_iter().chain(files(&out)).collect();
-    let o = run_script(&dir);
+    let o = run_script(&dir, Some("60"));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let after: Vec<_> = files(&dir.join("runs")).into_iter().chain(files(&out)).collect();
     assert_eq!(before.len(), after.len());
     for ((p, a), (_, b)) in before.iter().zip(&after) {
         assert!(a == b, "{} changed on the second run", p.display());
     }
+    // At another cap (kowalski's own 200) the run is refused, naming the cap its games
+    // were played at, and nothing changes.
+    let o = run_script(&dir, None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("at ply cap 60, not 200"), "{err}");
+    let again: Vec<_> = files(&dir.join("runs")).into_iter().chain(files(&out)).collect();
+    assert!(again == after, "a refused run changed files");
 
     // The equal-time match: the network timed at 200 visits and at the visits that take
     // EVAL_MS, then played at those visits against the search player at EVAL_MS.
