@@ -30,8 +30,8 @@
 # The ply cap of every game (teacher, self-play, evaluations, curve) is 400 on the eight
 # rulesets whose strong games run long or stopped at 200 (kowalski-parcae, classical,
 # common, back-rank, savard, falkener, bell, schadler: README.md "The ply cap") and 200 on
-# the others; PLY_CAP sets one cap for all. A ruleset's folders remember their cap
-# (runs/az-all/RULESET/ply-cap and the config.toml of its training), and a run with
+# the others; PLY_CAP sets one cap for all. A ruleset's folders record their cap (the
+# teacher dataset's meta.json and the config.toml of its training), and a run with
 # another cap is refused; so is a TEMPLATE whose ply_cap is not @PLY_CAP@.
 # Environment: LATRUNCULI (the binary; default target/release/latrunculi), TEACHER_S
 # (1800), TEACHER_GAMES (100), TEACHER_MAX (4000), TEACHER (the teacher's spec), HOUR
@@ -110,9 +110,13 @@ spent() { # RULESET STEP
 
 for r in "${rulesets[@]}"; do
   cap=$(ply_cap "$r")
-  # A ruleset's games are all played at one cap: its teacher data and its training say which.
-  if [[ -f $runs/$r/ply-cap && $(cat "$runs/$r/ply-cap") != "$cap" ]]; then
-    echo "run.sh: $runs/$r holds teacher games at ply cap $(cat "$runs/$r/ply-cap"), not $cap; move it (and $out/$r) away to start $r again at $cap" >&2
+  # A ruleset's games are all played at one cap: its teacher data and its training say
+  # which (a teacher set still being played is checked by `dataset --resume` itself).
+  taught=""
+  [[ -f $runs/$r/teacher/meta.json ]] &&
+    taught=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["args"]["ply_cap"])' "$runs/$r/teacher/meta.json")
+  if [[ -n $taught && $taught != "$cap" ]]; then
+    echo "run.sh: $runs/$r holds teacher games at ply cap $taught, not $cap; move it (and $out/$r) away to start $r again at $cap" >&2
     exit 2
   fi
   trained=""
@@ -122,7 +126,6 @@ for r in "${rulesets[@]}"; do
     exit 2
   fi
   mkdir -p "$runs/$r" "$out/$r"
-  [[ -f $runs/$r/ply-cap ]] || echo "$cap" > "$runs/$r/ply-cap"
   # The teacher's games: a first set (timed), then more to fill TEACHER_S at its rate.
   data=$runs/$r/teacher
   more=$runs/$r/teacher-more

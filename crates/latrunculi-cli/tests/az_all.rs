@@ -117,7 +117,8 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
     // PLY_CAP reached the training's config (not the template's comments) and every game.
     assert!(config.contains("\nply_cap = 60\n"), "{config}");
     assert!(config.starts_with("# A comment naming @RULESET@ and @PLY_CAP@, left as it is.\n"), "{config}");
-    assert_eq!(fs::read_to_string(dir.join("runs/kowalski/ply-cap")).unwrap().trim(), "60");
+    let meta = fs::read_to_string(teacher.join("meta.json")).unwrap();
+    assert!(meta.contains("\"ply_cap\": 60,"), "the teacher's games at the cap: {meta}");
     for games in ["vs-ab3-games.csv", "vs-ms100-games.csv", "curve/teacher-games.csv"] {
         let mut reader = csv::Reader::from_path(out.join(games)).unwrap();
         let plies = reader.headers().unwrap().iter().position(|c| c == "plies").expect("a plies column");
