@@ -20,8 +20,12 @@ import statistics
 import sys
 from pathlib import Path
 
-SEED_RULESETS = ["kowalski", "kowalski-parcae", "classical", "xxi", "single-stone-xxi", "petteia-xxi",
-                 "common", "back-rank", "savard", "falkener", "bell", "schadler"]
+# The twelve seed rulesets, as run.sh's job array lists them.
+SEED_RULESETS = [
+    line.strip()
+    for line in (Path(__file__).resolve().parent / "rulesets.txt").read_text().splitlines()
+    if line.strip() and not line.startswith("#")
+]
 
 
 def at_cap(folder: Path) -> dict:
