@@ -24,7 +24,9 @@
 #               alphabeta:depth=3 and the teacher (CURVE_GAMES, 10 games each), and the
 #               teacher against alphabeta:depth=3 (20 games), at the same settings:
 #               experiments/az-all/RULESET/curve/ (python3 experiments/az-all/curve.py
-#               draws the figure). CURVE=0 leaves it out.
+#               draws the figure). CURVE=0 leaves it out. Checkpoints are not committed:
+#               one lost before its match is played stops that match where it stands,
+#               with a warning (the last one is latest.az too).
 # Wall-clock seconds of steps 1 and 2 go to experiments/az-all/RULESET/times.csv; the
 # table of all rulesets is made by `python3 experiments/az-all/table.py`.
 # The ply cap of every game (teacher, self-play, evaluations, curve) is 400 on the eight
@@ -127,12 +129,13 @@ for r in "${rulesets[@]}"; do
   fi
   mkdir -p "$runs/$r" "$out/$r"
   # The teacher's games: a first set (timed), then more to fill TEACHER_S at its rate.
+  # Once the network is trained they are not needed again (nor played again if lost).
   data=$runs/$r/teacher
   more=$runs/$r/teacher-more
-  if [[ ! -f $data/games.jsonl ]]; then
+  if [[ ! -f $out/$r/done && ! -f $data/games.jsonl ]]; then
     teacher_data "$r" "$data" "$teacher_games" 1
   fi
-  if [[ ! -f $runs/$r/teacher-more.games ]]; then
+  if [[ ! -f $out/$r/done && ! -f $runs/$r/teacher-more.games ]]; then
     first=$(spent "$r" teacher)
     (( first > 0 )) || first=1
     n=$(( (teacher_s - first) * teacher_games / first ))
@@ -140,14 +143,13 @@ for r in "${rulesets[@]}"; do
     (( n > 0 )) || n=0
     echo "$n" > "$runs/$r/teacher-more.games"
   fi
-  n=$(cat "$runs/$r/teacher-more.games")
-  if (( n > 0 )) && [[ ! -f $more/games.jsonl ]]; then
-    teacher_data "$r" "$more" "$n" 2
-  fi
-  datasets="\"$data\""
-  (( n > 0 )) && datasets="$datasets, \"$more\""
-
   if [[ ! -f $out/$r/done ]]; then
+    n=$(cat "$runs/$r/teacher-more.games")
+    if (( n > 0 )) && [[ ! -f $more/games.jsonl ]]; then
+      teacher_data "$r" "$more" "$n" 2
+    fi
+    datasets="\"$data\""
+    (( n > 0 )) && datasets="$datasets, \"$more\""
     limit=$(( hour - $(spent "$r" teacher) ))
     (( limit > 60 )) || limit=60
     config=$runs/$r/config.toml
@@ -188,10 +190,16 @@ for frac in (0.25, 0.5):
 print(" ".join(str(i) for i in sorted(picks)))
 PY
 )
+  last=$(sed -n 's/^iteration = \([0-9]*\)$/\1/p' "$out/$r/state.toml")
   for it in $points; do
     ckpt=$(printf '%s/%s/checkpoints/iter-%04d.az' "$out" "$r" "$it")
     name=$(printf '%s/%s/curve/iter-%04d' "$out" "$r" "$it")
-    [[ -f $ckpt ]] || { echo "run.sh: $ckpt is missing (checkpoints are not committed): the curve needs the run's own folder" >&2; break; }
+    # The last checkpoint is saved twice, as latest.az too (which is committed).
+    [[ -f $ckpt || $it != "$last" ]] || ckpt=$out/$r/latest.az
+    if [[ ! -f $ckpt ]]; then
+      echo "run.sh: $ckpt is missing (checkpoints are not committed): no more games for iteration $it of $r's curve" >&2
+      continue
+    fi
     resume=""
     [[ -f $name-games.csv ]] && resume=--resume
     "$bin" eval --ruleset "$r" --agent "az:model=$ckpt,sims=200,wincheck=1" --vs "alphabeta:depth=3,$teacher" \

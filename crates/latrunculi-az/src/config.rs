@@ -30,7 +30,9 @@ pub struct TrainConfig {
     pub seed: u64,
     /// Iterations (self-play → training → checkpoint) to run in all.
     pub iterations: u32,
-    /// Stop starting new iterations after this many seconds of the run (0: no limit).
+    /// Seconds of the run (warm start included) within which iterations must end (0: no
+    /// limit): an iteration starts only if, taking as long as the last one, it would end
+    /// within them (the first one a process runs, if any time is left).
     pub time_limit_s: u64,
     /// Network size.
     pub network: NetworkSection,

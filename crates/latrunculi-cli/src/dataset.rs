@@ -44,7 +44,8 @@ pub struct DatasetArgs {
     pub light: bool,
     /// Continue an interrupted run in `--out`: the games in its `partial.jsonl` (written
     /// as each game finishes; checked against these arguments) are kept and the others
-    /// played. The dataset is the one an uninterrupted run writes.
+    /// played. The dataset is the one an uninterrupted run writes. On a finished dataset
+    /// it does nothing, once that dataset's games, seed and ply cap are these arguments'.
     #[arg(long)]
     pub resume: bool,
 }

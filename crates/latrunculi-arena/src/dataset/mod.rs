@@ -161,8 +161,24 @@ impl DatasetPlan {
     }
 }
 
-/// `--resume` on a finished dataset: nothing to play, once its games are this run's.
+/// `--resume` on a finished dataset: nothing to play, once its games are this run's (the
+/// games' ruleset and players in `games.jsonl`, the seed and ply cap in `meta.json`).
 fn finished_already(dir: &Path, plan: &DatasetPlan) -> Result<u32> {
+    let meta_path = dir.join(META_FILE);
+    let meta_text = std::fs::read_to_string(&meta_path).map_err(ArenaError::io("read", &meta_path))?;
+    let meta: serde_json::Value = serde_json::from_str(&meta_text)
+        .map_err(|e| ArenaError::content(&meta_path, None, format!("not a dataset's meta.json: {e}")))?;
+    for (key, want) in [("seed", plan.seed), ("ply_cap", u64::from(plan.ply_cap))] {
+        let had = meta["args"][key].as_u64();
+        if had != Some(want) {
+            let had = had.map_or_else(|| "none".to_string(), |v| v.to_string());
+            return Err(ArenaError::OtherRun {
+                path: meta_path,
+                line: None,
+                message: format!("the finished dataset there was played with {key} {had}, this run asks for {want}"),
+            });
+        }
+    }
     let path = dir.join(GAMES_FILE);
     let text = std::fs::read_to_string(&path).map_err(ArenaError::io("read", &path))?;
     let (a, b) = (plan.a.to_string(), plan.b.to_string());

@@ -436,3 +436,24 @@ fn az_rows_hold_visit_distributions() {
     std::fs::remove_dir_all(&dir).ok();
     std::fs::remove_dir_all(&models).ok();
 }
+
+#[test]
+fn resuming_a_finished_dataset_checks_its_seed_and_ply_cap() {
+    let dir = scratch("resume-finished");
+    let mut a = args("kowalski", Some("6x6"), "random", "greedy", 2, &dir);
+    a.ply_cap = 40;
+    run_dataset(&a).unwrap();
+    let before = std::fs::read(dir.join(GAMES_FILE)).unwrap();
+    a.resume = true;
+    assert!(matches!(run_dataset(&a).unwrap(), DatasetOutcome::Finished { games: 2 }));
+    let mut other_cap = a.clone();
+    other_cap.ply_cap = 80;
+    let e = error_of(&other_cap);
+    assert!(e.contains("meta.json") && e.contains("ply_cap 40") && e.contains("asks for 80"), "{e}");
+    let mut other_seed = a.clone();
+    other_seed.seed = 6;
+    let e = error_of(&other_seed);
+    assert!(e.contains("seed 5") && e.contains("asks for 6"), "{e}");
+    assert_eq!(std::fs::read(dir.join(GAMES_FILE)).unwrap(), before, "the dataset is untouched");
+    std::fs::remove_dir_all(&dir).ok();
+}

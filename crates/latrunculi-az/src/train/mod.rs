@@ -177,16 +177,32 @@ pub fn run(config_text: &str, origin: &str, out: &Path, opts: &RunOptions) -> Re
     let mut progress = if run_exists && run.folder.state.exists() { run.resume()? } else { run.start(config_text)? };
     let started = Instant::now();
     let elapsed_before = progress.state.elapsed_s;
+    let mut last_iteration_s = None;
     while progress.state.iteration < cfg.iterations {
-        if cfg.time_limit_s > 0 && elapsed_before + started.elapsed().as_secs_f64() >= cfg.time_limit_s as f64 {
+        let elapsed = elapsed_before + started.elapsed().as_secs_f64();
+        if !time_for_an_iteration(cfg.time_limit_s, elapsed, last_iteration_s) {
             if !opts.quiet {
-                eprintln!("time limit of {} s reached after iteration {}", cfg.time_limit_s, progress.state.iteration);
+                eprintln!(
+                    "time limit of {} s: {elapsed:.0} s spent, no room for iteration {}",
+                    cfg.time_limit_s,
+                    progress.state.iteration + 1
+                );
             }
             break;
         }
+        let before = started.elapsed().as_secs_f64();
         run.iteration(&mut progress, elapsed_before, started)?;
+        last_iteration_s = Some(started.elapsed().as_secs_f64() - before);
     }
     Ok(progress.state)
+}
+
+/// Whether another iteration may start under a time limit of `limit_s` seconds (0: none)
+/// with `elapsed_s` spent: only if it would end within the limit, supposing it takes as
+/// long as the last one (`last_s`; before the first iteration of a process, only if any
+/// time is left).
+fn time_for_an_iteration(limit_s: u64, elapsed_s: f64, last_s: Option<f64>) -> bool {
+    limit_s == 0 || elapsed_s + last_s.unwrap_or(0.0) < limit_s as f64
 }
 
 impl<'a> Run<'a> {
@@ -593,5 +609,19 @@ impl<'a> Run<'a> {
         write_atomic(path, text.as_bytes()).map_err(|e| AzError::io(path, "cannot write", e))?;
         remove_other_states(&self.folder.out, state.iteration);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::time_for_an_iteration;
+
+    #[test]
+    fn an_iteration_starts_only_if_it_would_end_within_the_limit() {
+        assert!(time_for_an_iteration(0, 1e9, Some(1e9)), "0 is no limit");
+        assert!(time_for_an_iteration(3600, 3000.0, Some(500.0)));
+        assert!(!time_for_an_iteration(3600, 3200.0, Some(500.0)), "it would end at 3,700 s");
+        assert!(time_for_an_iteration(3600, 3599.0, None), "no iteration timed yet: any time left will do");
+        assert!(!time_for_an_iteration(3600, 3600.0, None));
     }
 }
