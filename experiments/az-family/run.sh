@@ -10,10 +10,11 @@
 # 2. The family network (experiments/az-family/family/): the recipe of
 #    experiments/az-all/template.toml with `family = [...]`, warm-started on the four
 #    teacher datasets of step 1 (a replay window of 4 x the template's window_games),
-#    trained for 4 x HOUR less the four teachers' seconds.
-# 3. Evaluation per ruleset, ply cap 200: the family network at 200 visits with the
-#    win-in-one check against alphabeta:depth=3 (eval --sprt 0,100, at most 100 games)
-#    and against the separate network of that ruleset (at most 100 games).
+#    trained for 4 x HOUR less the four teachers' seconds, its self-play capped at the
+#    largest of the members' ply caps (each member's is its separate training's).
+# 3. Evaluation per ruleset, at the member's ply cap: the family network at 200 visits
+#    with the win-in-one check against alphabeta:depth=3 (eval --sprt 0,100, at most 100
+#    games) and against the separate network of that ruleset (at most 100 games).
 # Every step resumes; the environment of experiments/az-all/run.sh applies (HOUR,
 # TEACHER_GAMES, ...). Results: experiments/az-family/family/ and table.csv
 # (python3 experiments/az-family/table.py).
@@ -27,14 +28,23 @@ out=${OUT:-experiments/az-family}
 eval_games=${EVAL_GAMES:-100}
 template=${TEMPLATE:-experiments/az-all/template.toml}
 members=(xxi classical single-stone-xxi petteia-xxi@10x8)
-cap=200
 
 RUNS=$runs OUT=$all bash experiments/az-all/run.sh "${members[@]}"
 
 mkdir -p "$out/family"
+# A member's ply cap: its separate training's (az-all/run.sh chose it and recorded it).
+member_cap() { # MEMBER
+  local c
+  c=$(sed -n 's/^ply_cap = \([0-9]*\).*/\1/p' "$all/$1/config.toml" | head -n 1)
+  [[ -n $c ]] || { echo "az-family/run.sh: $all/$1/config.toml names no ply_cap" >&2; exit 2; }
+  echo "$c"
+}
 teacher_s=0
 datasets=""
+cap=0
 for m in "${members[@]}"; do
+  c=$(member_cap "$m")
+  if (( c > cap )); then cap=$c; fi
   s=$(awk -F, '$1 == "teacher" { t += $2 } END { print t + 0 }' "$all/$m/times.csv")
   teacher_s=$((teacher_s + s))
   datasets="$datasets\"$runs/$m/teacher\", "
@@ -47,8 +57,10 @@ window=$(awk -F' *= *' '$1 == "window_games" { print 4 * $2 }' "$template")
 [[ -n $window ]] || { echo "az-family/run.sh: no window_games in $template" >&2; exit 2; }
 config=$out/family.toml
 sed -e "s|^window_games = .*|window_games = $window|" -e 's|^ruleset = "@RULESET@"|ruleset = "xxi"\nfamily = ["classical", "single-stone-xxi", "petteia-xxi"]\nboard = "10x8"|' \
-  -e "s|^datasets = \[@TEACHER@\]|datasets = [${datasets%, }]|" -e "s|@TIME_LIMIT@|$limit|" \
-  "$template" > "$config"
+  -e "s|^datasets = \[@TEACHER@\]|datasets = [${datasets%, }]|" -e "/^#/!s|@TIME_LIMIT@|$limit|" \
+  -e "/^#/!s|@PLY_CAP@|$cap|" "$template" > "$config"
+grep -q "^ply_cap = $cap\$" "$config" ||
+  { echo "az-family/run.sh: $template must set [selfplay] ply_cap = @PLY_CAP@" >&2; exit 2; }
 if [[ ! -f $out/family/done ]]; then
   t0=$SECONDS
   "$bin" train --config "$config" --out "$out/family" --quiet --resume
@@ -58,6 +70,7 @@ fi
 
 net="az:model=$out/family/latest.az,sims=200,wincheck=1"
 for m in "${members[@]}"; do
+  cap=$(member_cap "$m")
   for vs in ab3 separate; do
     case $vs in
       ab3) opponent=alphabeta:depth=3 ;;
