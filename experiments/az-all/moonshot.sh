@@ -22,6 +22,7 @@
 # (experiments/az-all).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source experiments/az-all/trained_ply_cap.sh
 bin=${LATRUNCULI:-target/release/latrunculi}
 [[ -x $bin ]] || { echo "moonshot.sh: no binary $bin (cargo build --release -p latrunculi-cli, or set LATRUNCULI)" >&2; exit 2; }
 eval_ms=${EVAL_MS:-100}
@@ -61,7 +62,7 @@ PY
 for r in "${rulesets[@]}"; do
   model=$out/$r/latest.az
   [[ -f $model ]] || { echo "moonshot.sh: $model is missing: train it first (bash experiments/az-all/run.sh $r)" >&2; exit 2; }
-  cap=$(sed -n 's/^ply_cap = \([0-9]*\).*/\1/p' "$out/$r/config.toml" 2>/dev/null | head -n 1 || true)
+  cap=$(trained_ply_cap "$out/$r/config.toml")
   [[ -n $cap ]] || { echo "moonshot.sh: $out/$r/config.toml names no ply_cap (the training's)" >&2; exit 2; }
   dir=$out/$r/moonshot
   mkdir -p "$dir"

@@ -59,6 +59,7 @@ curve_games=${CURVE_GAMES:-10}
 template=${TEMPLATE:-experiments/az-all/template.toml}
 runs=${RUNS:-runs/az-all}
 out=${OUT:-experiments/az-all}
+source experiments/az-all/trained_ply_cap.sh
 seed_rulesets=(kowalski kowalski-parcae classical xxi single-stone-xxi petteia-xxi common back-rank savard falkener bell schadler)
 
 rulesets=()
@@ -121,29 +122,29 @@ for r in "${rulesets[@]}"; do
     echo "run.sh: $runs/$r holds teacher games at ply cap $taught, not $cap; move it (and $out/$r) away to start $r again at $cap" >&2
     exit 2
   fi
-  trained=""
-  [[ -f $out/$r/config.toml ]] && trained=$(sed -n 's/^ply_cap = \([0-9]*\).*/\1/p' "$out/$r/config.toml" | head -n 1)
+  trained=$(trained_ply_cap "$out/$r/config.toml")
   if [[ -n $trained && $trained != "$cap" ]]; then
     echo "run.sh: $out/$r was trained at ply cap $trained, not $cap; move it (and $runs/$r) away to start $r again at $cap" >&2
     exit 2
   fi
   mkdir -p "$runs/$r" "$out/$r"
-  # The teacher's games: a first set (timed), then more to fill TEACHER_S at its rate.
-  # Once the network is trained they are not needed again (nor played again if lost).
-  data=$runs/$r/teacher
-  more=$runs/$r/teacher-more
-  if [[ ! -f $out/$r/done && ! -f $data/games.jsonl ]]; then
-    teacher_data "$r" "$data" "$teacher_games" 1
-  fi
-  if [[ ! -f $out/$r/done && ! -f $runs/$r/teacher-more.games ]]; then
-    first=$(spent "$r" teacher)
-    (( first > 0 )) || first=1
-    n=$(( (teacher_s - first) * teacher_games / first ))
-    (( n <= teacher_max - teacher_games )) || n=$(( teacher_max - teacher_games ))
-    (( n > 0 )) || n=0
-    echo "$n" > "$runs/$r/teacher-more.games"
-  fi
+  # Steps 1 and 2, until the network is trained (its teacher's games are not needed
+  # after, nor played again if lost).
   if [[ ! -f $out/$r/done ]]; then
+    # The teacher's games: a first set (timed), then more to fill TEACHER_S at its rate.
+    data=$runs/$r/teacher
+    more=$runs/$r/teacher-more
+    if [[ ! -f $data/games.jsonl ]]; then
+      teacher_data "$r" "$data" "$teacher_games" 1
+    fi
+    if [[ ! -f $runs/$r/teacher-more.games ]]; then
+      first=$(spent "$r" teacher)
+      (( first > 0 )) || first=1
+      n=$(( (teacher_s - first) * teacher_games / first ))
+      (( n <= teacher_max - teacher_games )) || n=$(( teacher_max - teacher_games ))
+      (( n > 0 )) || n=0
+      echo "$n" > "$runs/$r/teacher-more.games"
+    fi
     n=$(cat "$runs/$r/teacher-more.games")
     if (( n > 0 )) && [[ ! -f $more/games.jsonl ]]; then
       teacher_data "$r" "$more" "$n" 2
@@ -190,7 +191,7 @@ for frac in (0.25, 0.5):
 print(" ".join(str(i) for i in sorted(picks)))
 PY
 )
-  last=$(sed -n 's/^iteration = \([0-9]*\)$/\1/p' "$out/$r/state.toml")
+  last=${points##* } # the last iteration (the points are in order)
   for it in $points; do
     ckpt=$(printf '%s/%s/checkpoints/iter-%04d.az' "$out" "$r" "$it")
     name=$(printf '%s/%s/curve/iter-%04d' "$out" "$r" "$it")

@@ -32,10 +32,11 @@ members=(xxi classical single-stone-xxi petteia-xxi@10x8)
 RUNS=$runs OUT=$all bash experiments/az-all/run.sh "${members[@]}"
 
 mkdir -p "$out/family"
+source experiments/az-all/trained_ply_cap.sh
 # A member's ply cap: its separate training's (az-all/run.sh chose it and recorded it).
 member_cap() { # MEMBER
   local c
-  c=$(sed -n 's/^ply_cap = \([0-9]*\).*/\1/p' "$all/$1/config.toml" | head -n 1)
+  c=$(trained_ply_cap "$all/$1/config.toml")
   [[ -n $c ]] || { echo "az-family/run.sh: $all/$1/config.toml names no ply_cap" >&2; exit 2; }
   echo "$c"
 }
