@@ -286,3 +286,42 @@ fn the_experiment_script_runs_in_shards_and_merges_into_verdicts() {
         assert!(dir.join(s).join("summary.csv").is_file(), "{s}");
     }
 }
+
+/// The committed `experiments/verdicts/seed/verdicts.csv` is what `verdicts` makes of the
+/// seed rulesets' rows of the committed `selfplay/games.csv` (the README's command), byte
+/// for byte: the published table can be recomputed from the published games.
+#[test]
+fn the_committed_seed_verdicts_follow_from_the_committed_games() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let games = std::fs::read_to_string(root.join("experiments/verdicts/selfplay/games.csv")).unwrap();
+    let seed: String = games
+        .lines()
+        .enumerate()
+        .filter(|(i, l)| *i == 0 || !l.starts_with("ludii-"))
+        .map(|(_, l)| format!("{l}\n"))
+        .collect();
+    assert!(seed.lines().count() > 3000, "the seed rulesets' games are committed");
+    let dir = scratch("seed");
+    std::fs::write(dir.join("seed-games.csv"), seed).unwrap();
+    let out = dir.join("verdicts.csv");
+    let dlp = root.join("experiments/ludii/dlp.csv");
+    let rules = root.join("configs/rulesets");
+    let o = latrunculi(&[
+        "verdicts",
+        "--games",
+        p(&dir.join("seed-games.csv")),
+        "--dlp",
+        p(&dlp),
+        "--rules-dir",
+        p(&rules),
+        "--out",
+        p(&out),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let committed = std::fs::read_to_string(root.join("experiments/verdicts/seed/verdicts.csv")).unwrap();
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), committed);
+    // Twelve rulesets, two budgets each, a verdict on each larger budget.
+    let rows = read_csv(&out);
+    assert_eq!(rows.len(), 24);
+    assert_eq!(rows.iter().filter(|r| !r["verdict"].is_empty()).count(), 12);
+}
