@@ -9,6 +9,9 @@
 #   bash experiments/verdicts/run.sh networks [RULESET ...]
 #                                                     each seed ruleset's trained network in
 #                                                     self-play (below), then verdicts.csv
+#   bash experiments/verdicts/run.sh settle [RULESET ...]
+#                                                     a third budget on unsettled rulesets
+#                                                     (below), then verdicts.csv
 #
 # Three surveys (latrunculi survey, adaptive cells: 50 games, then 50 more until the draw
 # rate's 95% interval is at most +-0.05 wide, at most 400; seed 1, ply cap 1000):
@@ -29,6 +32,9 @@
 # the same adaptive cell, but at most NET_GAMES games (default 50, one batch: a network's
 # ply costs about three times the search player's at 4000 nodes, README "Cost"), so its
 # interval is wider than +-0.05 unless NET_GAMES is raised (up to 400 on a cluster).
+# `run.sh settle` adds a fifth: settle/, alphabeta:nodes=$TOP (default 4 x STRONG) in
+# self-play on the rulesets given, default those that verdicts.csv calls unsettled, with the
+# same adaptive cells; the verdict rule then compares STRONG with TOP on them.
 #
 # SHARD/SHARDS (e.g. 3/16, SHARD from 0) plays every SHARDS-th cell of each survey from the
 # SHARD-th (`latrunculi survey --shard SHARD+1/SHARDS`) into selfplay-shard-K/ and
@@ -44,20 +50,25 @@
 # RAYON_NUM_THREADS, the threads a survey plays on (default: every core); NET_GAMES, the
 # cap of a network's cell (default 50; below 50 the cell plays exactly that many);
 # NET_SIMS, the network's visits a move (default 200); NETS, the networks' folder
-# (default experiments/az-all).
+# (default experiments/az-all); TOP, the node budget of settle/ (default 4 x STRONG).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${LATRUNCULI:-target/release/latrunculi}
 out=${OUT:-experiments/verdicts}
 weak=alphabeta:nodes=${WEAK:-1000}
 strong=alphabeta:nodes=${STRONG:-4000}
-usage="usage: run.sh [SHARD/SHARDS] | merge SHARDS | configs | verdicts | networks [RULESET ...]"
+usage="usage: run.sh [SHARD/SHARDS] | merge SHARDS | configs | verdicts | networks [RULESET ...] | settle [RULESET ...]"
 nets=${NETS:-experiments/az-all}
 net_games=${NET_GAMES:-50}
 net_sims=${NET_SIMS:-200}
 [[ $net_games =~ ^[1-9][0-9]*$ && $net_sims =~ ^[1-9][0-9]*$ ]] ||
   { echo "run.sh: NET_GAMES and NET_SIMS must be whole numbers above 0" >&2; exit 2; }
 net_first=$(( net_games < 50 ? net_games : 50 ))
+strong_nodes=${STRONG:-4000}
+[[ $strong_nodes =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: STRONG must be a whole number above 0" >&2; exit 2; }
+top_nodes=${TOP:-$(( 4 * strong_nodes ))}
+[[ $top_nodes =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: TOP must be a whole number above 0" >&2; exit 2; }
+top=alphabeta:nodes=$top_nodes
 
 all_rulesets=${RULESETS:-$("$bin" rules | awk 'NR>1 {print $1}')}
 counting=$("$bin" rules --adjudicating | awk 'NR>1 {print $1}')
@@ -140,14 +151,14 @@ surveys() {
 
 verdicts() {
   local games=() f
-  for s in selfplay adjudication-off sensitivity; do
+  for s in selfplay adjudication-off sensitivity settle; do
     [[ -s $out/$s/games.csv ]] && games+=("$out/$s/games.csv")
   done
   for f in "$out"/networks/*/games.csv; do
     [[ -s $f ]] && games+=("$f")
   done
   if (( ${#games[@]} == 0 )); then
-    echo "no games yet in $out/selfplay, $out/adjudication-off, $out/sensitivity or $out/networks/*" >&2
+    echo "no games yet in $out/selfplay, $out/adjudication-off, $out/sensitivity, $out/settle or $out/networks/*" >&2
     exit 1
   fi
   "$bin" verdicts --games "${games[@]}" --dlp experiments/ludii/dlp.csv --out "$out/verdicts.csv"
@@ -176,6 +187,21 @@ case ${1:-0/1} in
       experiment_file "networks/$r" "[\"$r\"]" "[[\"$spec\", \"$spec\"]]" "$net_games" "$net_first"
       "$bin" survey --config "$out/networks/$r.toml"
     done
+    verdicts ;;
+  settle)
+    shift
+    picked=("$@")
+    if (( ${#picked[@]} == 0 )); then
+      [[ -f $out/verdicts.csv ]] ||
+        { echo "run.sh settle: no $out/verdicts.csv to find the unsettled rulesets in; name them, or run 'run.sh verdicts' first" >&2; exit 2; }
+      # The rulesets whose search-player row says unsettled.
+      mapfile -t picked < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $col["player"] == "alphabeta" && $col["verdict"] == "unsettled" { print $col["ruleset"] }' "$out/verdicts.csv")
+    fi
+    (( ${#picked[@]} > 0 )) || { echo "run.sh settle: no ruleset is unsettled in $out/verdicts.csv" >&2; exit 0; }
+    echo "settle/: $top in self-play on ${picked[*]}"
+    experiment_file settle "$(toml_list "${picked[@]}")" "[[\"$top\", \"$top\"]]"
+    "$bin" survey --config "$out/settle.toml"
     verdicts ;;
   merge)
     n=${2:?$usage}

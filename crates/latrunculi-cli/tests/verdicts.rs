@@ -285,6 +285,23 @@ fn the_experiment_script_runs_in_shards_and_merges_into_verdicts() {
     for s in ["selfplay", "adjudication-off", "sensitivity"] {
         assert!(dir.join(s).join("summary.csv").is_file(), "{s}");
     }
+
+    // A third budget (4 x STRONG) on a named ruleset: its verdict moves to that row and
+    // compares it with STRONG; the other rows are unchanged.
+    run(&["settle", "xxi"]);
+    let settle = std::fs::read_to_string(dir.join("settle.toml")).unwrap();
+    assert!(settle.contains(r#"rulesets = ["xxi"]"#) && settle.contains("alphabeta:nodes=16"), "{settle}");
+    let after = read_csv(&dir.join("verdicts.csv"));
+    assert_eq!(after.len(), 7, "{after:?}");
+    let xxi: Vec<(&str, &str, &str)> = after
+        .iter()
+        .filter(|r| r["ruleset"] == "xxi")
+        .map(|r| (r["budget"].as_str(), r["verdict"].as_str(), r["compared_with"].as_str()))
+        .collect();
+    assert_eq!(xxi.len(), 3, "{xxi:?}");
+    assert_eq!((xxi[1].1, xxi[2].0, xxi[2].2), ("", "nodes=16", "nodes=4"), "{xxi:?}");
+    assert!(!xxi[2].1.is_empty());
+    assert_eq!(&after[3..], &rows[2..], "the other cells keep their rows");
 }
 
 /// The committed `experiments/verdicts/seed/verdicts.csv` is what `verdicts` makes of the
