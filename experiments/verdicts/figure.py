@@ -83,7 +83,7 @@ def main() -> None:
     ax.set_xlabel("share of games: won by play | won by a piece count | drawn (line: the draw rate's 95% interval)")
     ax.set_title("How self-play games end, at each budget", fontsize=10)
     fig.tight_layout()
-    fig.savefig(png, dpi=110)
+    fig.savefig(png, dpi=110, bbox_inches="tight")
     print(f"\n-> {png}", file=sys.stderr)
 
 
