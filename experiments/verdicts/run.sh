@@ -56,7 +56,8 @@ cd "$(dirname "$0")/../.."
 bin=${LATRUNCULI:-target/release/latrunculi}
 out=${OUT:-experiments/verdicts}
 weak=alphabeta:nodes=${WEAK:-1000}
-strong=alphabeta:nodes=${STRONG:-4000}
+strong_nodes=${STRONG:-4000}
+strong=alphabeta:nodes=$strong_nodes
 usage="usage: run.sh [SHARD/SHARDS] | merge SHARDS | configs | verdicts | networks [RULESET ...] | settle [RULESET ...]"
 nets=${NETS:-experiments/az-all}
 net_games=${NET_GAMES:-50}
@@ -64,7 +65,6 @@ net_sims=${NET_SIMS:-200}
 [[ $net_games =~ ^[1-9][0-9]*$ && $net_sims =~ ^[1-9][0-9]*$ ]] ||
   { echo "run.sh: NET_GAMES and NET_SIMS must be whole numbers above 0" >&2; exit 2; }
 net_first=$(( net_games < 50 ? net_games : 50 ))
-strong_nodes=${STRONG:-4000}
 [[ $strong_nodes =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: STRONG must be a whole number above 0" >&2; exit 2; }
 top_nodes=${TOP:-$(( 4 * strong_nodes ))}
 [[ $top_nodes =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: TOP must be a whole number above 0" >&2; exit 2; }
