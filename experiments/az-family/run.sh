@@ -11,7 +11,9 @@
 #    experiments/az-all/template.toml with `family = [...]`, warm-started on the four
 #    teacher datasets of step 1 (a replay window of 4 x the template's window_games),
 #    trained for 4 x HOUR less the four teachers' seconds, its self-play capped at the
-#    largest of the members' ply caps (each member's is its separate training's).
+#    largest of the members' ply caps (each member's is its separate training's). A
+#    member's teacher games gone since it was trained (runs/ is not committed) are
+#    played again first, the same games, untimed.
 # 3. Evaluation per ruleset, at the member's ply cap: the family network at 200 visits
 #    with the win-in-one check against alphabeta:depth=3 (eval --sprt 0,100, at most 100
 #    games) and against the separate network of that ruleset (at most 100 games).
@@ -27,6 +29,7 @@ all=${ALL:-experiments/az-all}
 out=${OUT:-experiments/az-family}
 eval_games=${EVAL_GAMES:-100}
 template=${TEMPLATE:-experiments/az-all/template.toml}
+teacher=${TEACHER:-alphabeta:nodes=1000,soft=250,noise=20}
 members=(xxi classical single-stone-xxi petteia-xxi@10x8)
 
 RUNS=$runs OUT=$all bash experiments/az-all/run.sh "${members[@]}"
@@ -40,12 +43,43 @@ member_cap() { # MEMBER
   [[ -n $c ]] || { echo "az-family/run.sh: $all/$1/config.toml names no ply_cap" >&2; exit 2; }
   echo "$c"
 }
+# A member's teacher games are not needed by its own run once trained, so they may be
+# gone (runs/ is not committed) when the family's training needs them: they are played
+# again, the same games (the first TEACHER_GAMES with seed 1, the rest with seed 2, as
+# many as the member's warm start learnt from: its train_log.csv, iteration 0), and not
+# timed again (the member's times.csv keeps the first time). The same games need the
+# same search: a build whose search player differs plays other games of the same kind.
+restore_teacher() { # MEMBER
+  local m=$1 total first more resume
+  [[ -f $runs/$m/teacher/games.jsonl && -f $runs/$m/teacher-more.games ]] && return
+  [[ -f $out/family/done ]] && return
+  total=$(awk -F, 'NR == 2 { print $2 }' "$all/$m/train_log.csv")
+  [[ $total =~ ^[0-9]+$ ]] || { echo "az-family/run.sh: no teacher game count in $all/$m/train_log.csv" >&2; exit 2; }
+  first=${TEACHER_GAMES:-100}
+  (( first <= total )) || first=$total
+  more=$((total - first))
+  echo "az-family/run.sh: $m's teacher games are gone; playing them again ($first + $more games)" >&2
+  mkdir -p "$runs/$m"
+  for set in teacher:$first:1 teacher-more:$more:2; do
+    local dir=$runs/$m/${set%%:*} n=${set#*:}
+    local seed=${n#*:}
+    n=${n%%:*}
+    (( n > 0 )) || continue
+    [[ -f $dir/games.jsonl ]] && continue
+    resume=""
+    [[ -f $dir/partial.jsonl ]] && resume=--resume
+    "$bin" dataset --ruleset "$m" --white "$teacher" --black "$teacher" --games "$n" --swap \
+      --seed "$seed" --ply-cap "$(member_cap "$m")" --light --out "$dir" $resume
+  done
+  echo "$more" > "$runs/$m/teacher-more.games"
+}
 teacher_s=0
 datasets=""
 cap=0
 for m in "${members[@]}"; do
   c=$(member_cap "$m")
   if (( c > cap )); then cap=$c; fi
+  restore_teacher "$m"
   s=$(awk -F, '$1 == "teacher" { t += $2 } END { print t + 0 }' "$all/$m/times.csv")
   teacher_s=$((teacher_s + s))
   datasets="$datasets\"$runs/$m/teacher\", "
