@@ -28,7 +28,12 @@ pub static AZ: AgentKind = AgentKind {
     usage_text: None,
     options: &[
         AgentOption { key: "model", value: "PATH", required: true, meaning: "checkpoint file (.az)" },
-        AgentOption { key: "sims", value: "N", required: false, meaning: "simulations per move (default 200)" },
+        AgentOption {
+            key: "sims",
+            value: "N",
+            required: false,
+            meaning: "simulations per move (default 200; 1: the network's highest-prior move)",
+        },
         AgentOption { key: "c", value: "C", required: false, meaning: "PUCT exploration constant (default 1.5)" },
         AgentOption {
             key: "leaves",

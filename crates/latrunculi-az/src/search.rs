@@ -767,7 +767,8 @@ impl Tree {
 
     /// The move to play. After a Gumbel search: the sequential-halving winner (whatever
     /// the temperature; the Gumbel noise is the exploration). Otherwise with
-    /// `temperature` 0 the most visited root child (ties broken at random), else a child
+    /// `temperature` 0 the most visited root child (ties broken by the higher prior, then at
+    /// random), else a child
     /// drawn with probability ∝ visits^(1/temperature). `None` if the root has no
     /// children.
     pub fn choose(&mut self, temperature: f32) -> Option<Move> {
@@ -790,7 +791,11 @@ impl Tree {
         use rand::RngExt;
         if temperature <= 1e-3 {
             let best = children.iter().map(|c| c.visits).max()?;
-            let ties: Vec<&ChildStats> = children.iter().filter(|c| c.visits == best).collect();
+            // Ties of visits go to the highest prior, then at random: with a single
+            // simulation no child is visited, and the move is the network's own choice
+            // (not a random one).
+            let top = children.iter().filter(|c| c.visits == best).map(|c| c.prior).fold(f32::NEG_INFINITY, f32::max);
+            let ties: Vec<&ChildStats> = children.iter().filter(|c| c.visits == best && c.prior == top).collect();
             let k = self.rng.random_range(0..ties.len());
             return Some(ties[k].mv);
         }

@@ -1,9 +1,10 @@
 //! Search with a uniform network: tactics found by terminal values alone, tree reuse,
 //! batching across games, and the self-play value targets.
 
-use latrunculi_az::search::{SearchConfig, Tree, search};
+use latrunculi_az::model::Evaluation;
+use latrunculi_az::search::{Evaluator, SearchConfig, Tree, search};
 use latrunculi_az::selfplay::{SelfPlayConfig, self_play};
-use latrunculi_az::{BoardTables, UniformEvaluator};
+use latrunculi_az::{AzError, BoardTables, UniformEvaluator};
 use latrunculi_rules::{Color, Move, Position, Ruleset, Setup, Square};
 use latrunculi_sim::observation::WHITE_TO_MOVE;
 
@@ -37,6 +38,41 @@ fn best_move(ruleset: &str, p: &Position, sims: u32, seed: u64) -> Move {
     search(&mut trees, &eval, &cfg, &tables).unwrap();
     assert!(trees[0].root_visits() >= sims);
     trees[0].choose(0.0).unwrap()
+}
+
+/// A network with fixed, unequal logits (the same for every position) and value 0.
+struct SkewedEvaluator {
+    actions: usize,
+}
+
+impl Evaluator for SkewedEvaluator {
+    fn evaluate(&self, _obs: Vec<f32>, batch: usize, _shape: [usize; 3]) -> Result<Evaluation, AzError> {
+        let logits: Vec<f32> =
+            (0..batch * self.actions).map(|i| ((i % self.actions) * 7919 % 101) as f32 / 10.0).collect();
+        Ok(Evaluation { logits, values: vec![0.0; batch], scores: Vec::new() })
+    }
+}
+
+#[test]
+fn one_simulation_plays_the_networks_highest_prior_move() {
+    // With one simulation no root child is visited: the move must be the prior's choice,
+    // whatever the tree's seed (it was a random legal move).
+    let rs = Ruleset::builtin("kowalski").unwrap();
+    let tables = BoardTables::new(&rs);
+    let eval = SkewedEvaluator { actions: tables.actions() };
+    let cfg = SearchConfig { sims: 1, ..SearchConfig::default() };
+    let start = Position::new(&rs);
+    for seed in 0..6 {
+        let mut trees = vec![Tree::new(start.clone(), seed, false)];
+        search(&mut trees, &eval, &cfg, &tables).unwrap();
+        let children = trees[0].root_children();
+        assert!(children.iter().all(|c| c.visits == 0), "one simulation visits no child");
+        let top = children.iter().map(|c| c.prior).fold(f32::NEG_INFINITY, f32::max);
+        let best: Vec<Move> = children.iter().filter(|c| c.prior == top).map(|c| c.mv).collect();
+        assert!(best.len() < children.len(), "the priors must differ for this test to mean anything");
+        let mv = trees[0].choose(0.0).unwrap();
+        assert!(best.contains(&mv), "seed {seed}: {mv:?} is not a highest-prior move {best:?}");
+    }
 }
 
 #[test]
