@@ -49,7 +49,6 @@ bin=${LATRUNCULI:-target/release/latrunculi}
 teacher_s=${TEACHER_S:-1800}
 teacher_games=${TEACHER_GAMES:-100}
 teacher_max=${TEACHER_MAX:-4000}
-teacher=${TEACHER:-alphabeta:nodes=1000,soft=250,noise=20}
 hour=${HOUR:-3600}
 eval_games=${EVAL_GAMES:-100}
 eval_ms_games=${EVAL_MS_GAMES:-40}
@@ -60,6 +59,7 @@ template=${TEMPLATE:-experiments/az-all/template.toml}
 runs=${RUNS:-runs/az-all}
 out=${OUT:-experiments/az-all}
 source experiments/az-all/trained_ply_cap.sh
+source experiments/az-all/teacher.sh
 seed_rulesets=(kowalski kowalski-parcae classical xxi single-stone-xxi petteia-xxi common back-rank savard falkener bell schadler)
 
 rulesets=()
@@ -98,10 +98,8 @@ record() { # RULESET STEP SECONDS
 # Plays GAMES teacher games with SEED into DIR (resuming an interrupted set) and records
 # their seconds as the ruleset's teacher step.
 teacher_data() { # RULESET DIR GAMES SEED
-  local resume="" t0=$SECONDS
-  [[ -f $2/partial.jsonl ]] && resume=--resume
-  "$bin" dataset --ruleset "$1" --white "$teacher" --black "$teacher" --games "$3" --swap \
-    --seed "$4" --ply-cap "$cap" --light --out "$2" $resume
+  local t0=$SECONDS
+  play_teacher "$1" "$2" "$3" "$4" "$cap"
   record "$1" teacher $((SECONDS - t0))
 }
 # Seconds recorded for a step (summed over interrupted tries), 0 if none.

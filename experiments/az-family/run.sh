@@ -29,13 +29,13 @@ all=${ALL:-experiments/az-all}
 out=${OUT:-experiments/az-family}
 eval_games=${EVAL_GAMES:-100}
 template=${TEMPLATE:-experiments/az-all/template.toml}
-teacher=${TEACHER:-alphabeta:nodes=1000,soft=250,noise=20}
 members=(xxi classical single-stone-xxi petteia-xxi@10x8)
 
 RUNS=$runs OUT=$all bash experiments/az-all/run.sh "${members[@]}"
 
 mkdir -p "$out/family"
 source experiments/az-all/trained_ply_cap.sh
+source experiments/az-all/teacher.sh
 # A member's ply cap: its separate training's (az-all/run.sh chose it and recorded it).
 member_cap() { # MEMBER
   local c
@@ -49,10 +49,9 @@ member_cap() { # MEMBER
 # many as the member's warm start learnt from: its train_log.csv, iteration 0), and not
 # timed again (the member's times.csv keeps the first time). The same games need the
 # same search: a build whose search player differs plays other games of the same kind.
-restore_teacher() { # MEMBER
-  local m=$1 total first more resume
+restore_teacher() { # MEMBER CAP
+  local m=$1 total first more
   [[ -f $runs/$m/teacher/games.jsonl && -f $runs/$m/teacher-more.games ]] && return
-  [[ -f $out/family/done ]] && return
   total=$(awk -F, 'NR == 2 { print $2 }' "$all/$m/train_log.csv")
   [[ $total =~ ^[0-9]+$ ]] || { echo "az-family/run.sh: no teacher game count in $all/$m/train_log.csv" >&2; exit 2; }
   first=${TEACHER_GAMES:-100}
@@ -60,43 +59,38 @@ restore_teacher() { # MEMBER
   more=$((total - first))
   echo "az-family/run.sh: $m's teacher games are gone; playing them again ($first + $more games)" >&2
   mkdir -p "$runs/$m"
-  for set in teacher:$first:1 teacher-more:$more:2; do
-    local dir=$runs/$m/${set%%:*} n=${set#*:}
-    local seed=${n#*:}
-    n=${n%%:*}
-    (( n > 0 )) || continue
-    [[ -f $dir/games.jsonl ]] && continue
-    resume=""
-    [[ -f $dir/partial.jsonl ]] && resume=--resume
-    "$bin" dataset --ruleset "$m" --white "$teacher" --black "$teacher" --games "$n" --swap \
-      --seed "$seed" --ply-cap "$(member_cap "$m")" --light --out "$dir" $resume
-  done
+  [[ -f $runs/$m/teacher/games.jsonl ]] || play_teacher "$m" "$runs/$m/teacher" "$first" 1 "$2"
+  if (( more > 0 )) && [[ ! -f $runs/$m/teacher-more/games.jsonl ]]; then
+    play_teacher "$m" "$runs/$m/teacher-more" "$more" 2 "$2"
+  fi
   echo "$more" > "$runs/$m/teacher-more.games"
 }
-teacher_s=0
-datasets=""
-cap=0
-for m in "${members[@]}"; do
-  c=$(member_cap "$m")
-  if (( c > cap )); then cap=$c; fi
-  restore_teacher "$m"
-  s=$(awk -F, '$1 == "teacher" { t += $2 } END { print t + 0 }' "$all/$m/times.csv")
-  teacher_s=$((teacher_s + s))
-  datasets="$datasets\"$runs/$m/teacher\", "
-  # run.sh's count of the member's extra teacher games (0: none were played).
-  (( $(cat "$runs/$m/teacher-more.games") > 0 )) && datasets="$datasets\"$runs/$m/teacher-more\", "
-done
-limit=$((4 * hour - teacher_s))
-# Four members' teacher games: a window four times the template's keeps them all.
-window=$(awk -F' *= *' '$1 == "window_games" { print 4 * $2 }' "$template")
-[[ -n $window ]] || { echo "az-family/run.sh: no window_games in $template" >&2; exit 2; }
-config=$out/family.toml
-sed -e "s|^window_games = .*|window_games = $window|" -e 's|^ruleset = "@RULESET@"|ruleset = "xxi"\nfamily = ["classical", "single-stone-xxi", "petteia-xxi"]\nboard = "10x8"|' \
-  -e "s|^datasets = \[@TEACHER@\]|datasets = [${datasets%, }]|" -e "/^#/!s|@TIME_LIMIT@|$limit|" \
-  -e "/^#/!s|@PLY_CAP@|$cap|" "$template" > "$config"
-grep -q "^ply_cap = $cap\$" "$config" ||
-  { echo "az-family/run.sh: $template must set [selfplay] ply_cap = @PLY_CAP@" >&2; exit 2; }
+# The family's training, which alone needs the teacher games (so a run resumed for its
+# evaluations needs neither them nor a new configuration).
 if [[ ! -f $out/family/done ]]; then
+  teacher_s=0
+  datasets=""
+  cap=0
+  for m in "${members[@]}"; do
+    c=$(member_cap "$m")
+    if (( c > cap )); then cap=$c; fi
+    restore_teacher "$m" "$c"
+    s=$(awk -F, '$1 == "teacher" { t += $2 } END { print t + 0 }' "$all/$m/times.csv")
+    teacher_s=$((teacher_s + s))
+    datasets="$datasets\"$runs/$m/teacher\", "
+    # run.sh's count of the member's extra teacher games (0: none were played).
+    (( $(cat "$runs/$m/teacher-more.games") > 0 )) && datasets="$datasets\"$runs/$m/teacher-more\", "
+  done
+  limit=$((4 * hour - teacher_s))
+  # Four members' teacher games: a window four times the template's keeps them all.
+  window=$(awk -F' *= *' '$1 == "window_games" { print 4 * $2 }' "$template")
+  [[ -n $window ]] || { echo "az-family/run.sh: no window_games in $template" >&2; exit 2; }
+  config=$out/family.toml
+  sed -e "s|^window_games = .*|window_games = $window|" -e 's|^ruleset = "@RULESET@"|ruleset = "xxi"\nfamily = ["classical", "single-stone-xxi", "petteia-xxi"]\nboard = "10x8"|' \
+    -e "s|^datasets = \[@TEACHER@\]|datasets = [${datasets%, }]|" -e "/^#/!s|@TIME_LIMIT@|$limit|" \
+    -e "/^#/!s|@PLY_CAP@|$cap|" "$template" > "$config"
+  grep -q "^ply_cap = $cap\$" "$config" ||
+    { echo "az-family/run.sh: $template must set [selfplay] ply_cap = @PLY_CAP@" >&2; exit 2; }
   t0=$SECONDS
   "$bin" train --config "$config" --out "$out/family" --quiet --resume
   echo "train,$((SECONDS - t0))" >> "$out/family/times.csv"

@@ -767,10 +767,9 @@ impl Tree {
 
     /// The move to play. After a Gumbel search: the sequential-halving winner (whatever
     /// the temperature; the Gumbel noise is the exploration). Otherwise with
-    /// `temperature` 0 the most visited root child (ties broken by the higher prior, then at
-    /// random), else a child
-    /// drawn with probability ∝ visits^(1/temperature). `None` if the root has no
-    /// children.
+    /// `temperature` 0 the most visited root child (ties broken by the higher prior, then
+    /// at random), else a child drawn with probability ∝ visits^(1/temperature). `None` if
+    /// the root has no children.
     pub fn choose(&mut self, temperature: f32) -> Option<Move> {
         let children = self.root_children();
         if children.is_empty() {
@@ -790,12 +789,11 @@ impl Tree {
         }
         use rand::RngExt;
         if temperature <= 1e-3 {
-            let best = children.iter().map(|c| c.visits).max()?;
-            // Ties of visits go to the highest prior, then at random: with a single
-            // simulation no child is visited, and the move is the network's own choice
-            // (not a random one).
-            let top = children.iter().filter(|c| c.visits == best).map(|c| c.prior).fold(f32::NEG_INFINITY, f32::max);
-            let ties: Vec<&ChildStats> = children.iter().filter(|c| c.visits == best && c.prior == top).collect();
+            // The most visits, then the highest prior (with a single simulation no child
+            // is visited, and the move is the network's own choice), then at random.
+            let best =
+                children.iter().map(|c| (c.visits, c.prior)).max_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)))?;
+            let ties: Vec<&ChildStats> = children.iter().filter(|c| (c.visits, c.prior) == best).collect();
             let k = self.rng.random_range(0..ties.len());
             return Some(ties[k].mv);
         }
