@@ -486,6 +486,9 @@ def load_train_log(path) -> pd.DataFrame:
     """One run's train_log.csv, typed; adds `run` (the folder name)."""
     path = Path(path)
     df = read_csv(path, TRAIN_LOG_COLUMNS)
+    # `steps` (gradient steps of the iteration) came later: typed where a log has it.
+    if "steps" in df.columns:
+        df["steps"] = _convert(df["steps"], "int?", path, "steps")
     df.insert(0, "run", path.parent.name)
     return df
 

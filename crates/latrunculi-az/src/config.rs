@@ -28,7 +28,8 @@ pub struct TrainConfig {
     pub family: Vec<String>,
     /// Seed of everything random in the run.
     pub seed: u64,
-    /// Iterations (self-play → training → checkpoint) to run in all.
+    /// Iterations (self-play → training → checkpoint) to run in all; 0 with a
+    /// `[warmstart]`: the warm start alone.
     pub iterations: u32,
     /// Seconds of the run (warm start included) within which iterations must end (0: no
     /// limit): an iteration starts only if, taking as long as the last one, it would end
@@ -74,8 +75,13 @@ pub struct WarmStartSection {
     /// Dataset folders (relative paths are taken from the working directory); empty: no
     /// warm start.
     pub datasets: Vec<String>,
-    /// Gradient steps on the warm-start data.
+    /// Gradient steps on the warm-start data (at most: see `time_limit_s`).
     pub steps: u32,
+    /// Seconds of the warm start (loading the datasets included) after which it takes
+    /// no more steps (0: no limit, all `steps` are taken); at least one step is taken.
+    /// With `iterations = 0` and this the run's `time_limit_s`, the whole time goes to
+    /// learning the datasets' games.
+    pub time_limit_s: u64,
     /// Learning rate of the warm-start steps (0: `training.learning_rate`).
     pub learning_rate: f64,
     /// Minibatch size of the warm-start steps (0: `training.batch_size`).
@@ -103,6 +109,7 @@ impl Default for WarmStartSection {
         WarmStartSection {
             datasets: Vec::new(),
             steps: 2000,
+            time_limit_s: 0,
             learning_rate: 0.0,
             batch_size: 0,
             keep_in_buffer: false,
@@ -293,8 +300,13 @@ impl TrainConfig {
     }
 
     fn validate(&self) -> Result<(), String> {
+        if self.iterations == 0 && self.warmstart.datasets.is_empty() {
+            return Err(
+                "iterations must be at least 1 (0 only with a [warmstart] that has datasets: the warm start alone)"
+                    .into(),
+            );
+        }
         let positive = [
-            ("iterations", self.iterations as u64),
             ("network.blocks", self.network.blocks as u64),
             ("network.channels", self.network.channels as u64),
             ("network.policy_channels", self.network.policy_channels as u64),

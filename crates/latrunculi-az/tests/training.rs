@@ -8,6 +8,8 @@ use latrunculi_agents::{Agent, AgentError, AgentSpec};
 use latrunculi_az::train::{LOG_HEADER, RunOptions, run};
 use latrunculi_rules::{Position, Ruleset};
 
+mod common;
+
 /// Builds an agent from its spec, `az` included, for games of `rs`.
 fn parse_agent(spec: &str, rs: &Ruleset) -> Result<Box<dyn Agent>, AgentError> {
     latrunculi_az::register_agent();
@@ -153,4 +155,70 @@ fn bad_az_specs_and_models_are_clear_errors() {
     let e = parse_agent(&format!("az:model={}", path.display()), &small).err().unwrap().to_string();
     assert!(e.contains("truncated") && e.contains("small.az"), "{e}");
     fs::remove_dir_all(&dir).ok();
+}
+
+/// A warm-start-only run of kowalski on 5×5 (`iterations = 0`): `steps` at most, and
+/// `limit_s` seconds of warm start (0: none).
+fn warm_start_only(data: &std::path::Path, steps: u32, limit_s: u64) -> String {
+    format!(
+        r#"
+ruleset = "kowalski"
+board = "5x5"
+seed = 2
+iterations = 0
+
+[network]
+blocks = 1
+channels = 4
+
+[selfplay]
+ply_cap = 40
+
+[warmstart]
+datasets = ["{}"]
+steps = {steps}
+time_limit_s = {limit_s}
+batch_size = 8
+"#,
+        data.display()
+    )
+}
+
+/// The `steps` column of a run's log, row by row.
+fn logged_steps(dir: &std::path::Path) -> Vec<u64> {
+    let text = fs::read_to_string(dir.join("train_log.csv")).unwrap();
+    text.lines().skip(1).map(|l| l.rsplit(',').next().unwrap().parse().unwrap()).collect()
+}
+
+#[test]
+fn a_warm_start_alone_takes_its_steps_or_stops_at_its_time_limit() {
+    let rs = Ruleset::builtin("kowalski").unwrap().with_board(5, 5).unwrap();
+    let data = scratch("warm-data");
+    common::write_dataset(&data, &rs, rs.params_hash(), 30);
+    // All its steps without a time limit; no self-play; the warm start is the network.
+    let dir = scratch("warm-steps");
+    let state = run(&warm_start_only(&data, 7, 0), "warm.toml", &dir, &quiet(false)).unwrap();
+    assert_eq!((state.iteration, state.games), (0, 1));
+    assert_eq!(log_iterations(&dir), vec![0]);
+    assert_eq!(logged_steps(&dir), vec![7]);
+    assert!(dir.join("latest.az").is_file() && dir.join("checkpoints/iter-0000.az").is_file());
+    assert!(!dir.join("checkpoints/iter-0001.az").exists(), "no self-play iteration");
+    // Resuming it does nothing more.
+    let again = run(&warm_start_only(&data, 7, 0), "warm.toml", &dir, &quiet(true)).unwrap();
+    assert_eq!((again.iteration, logged_steps(&dir)), (0, vec![7]));
+    // Far more steps than a second holds: the time limit stops it, and the log says
+    // how many were taken.
+    let timed = scratch("warm-timed");
+    let state = run(&warm_start_only(&data, 100_000_000, 1), "warm.toml", &timed, &quiet(true)).unwrap();
+    assert_eq!(state.iteration, 0);
+    let steps = logged_steps(&timed);
+    assert!(steps.len() == 1 && steps[0] >= 1 && steps[0] < 100_000_000, "{steps:?}");
+    // No iterations and no warm start: nothing to do, which the configuration says.
+    let none = warm_start_only(&data, 7, 0).replace("[warmstart]", "[unused]");
+    let none = none.split("[unused]").next().unwrap().to_string();
+    let err = run(&none, "none.toml", &scratch("warm-none"), &quiet(true)).unwrap_err().to_string();
+    assert!(err.contains("iterations must be at least 1") && err.contains("none.toml"), "{err}");
+    for d in [data, dir, timed] {
+        fs::remove_dir_all(&d).ok();
+    }
 }

@@ -1,6 +1,7 @@
 //! `experiments/az-all/run.sh` end to end at toy size: the teacher's games (with their
 //! soft policies), training, the evaluations, the learning curve and the tables; and a
-//! second run that finds everything done and changes nothing; then `moonshot.sh`'s
+//! second run that finds everything done and changes nothing; `imitate.sh` on the same
+//! teacher games (the warm start alone); then `moonshot.sh`'s
 //! equal-time match on the network it trained, and `experiments/verdicts/run.sh
 //! networks`'s self-play of it into verdicts.csv.
 
@@ -179,6 +180,51 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
     assert!(err.contains("at ply cap 60, not 200"), "{err}");
     let again: Vec<_> = files(&dir.join("runs")).into_iter().chain(files(&out)).collect();
     assert!(again == after, "a refused run changed files");
+
+    // The imitation recipe on the same teacher games: linked, not played again, their
+    // seconds counted in the hour; the warm start alone, then the same evaluations.
+    let tiny_imitate = TINY
+        .replace("iterations = 2\n", "iterations = 0\n")
+        .replace("steps = 2\n", "steps = 3\ntime_limit_s = @TIME_LIMIT@\n");
+    fs::write(dir.join("tiny-imitate.toml"), tiny_imitate).unwrap();
+    let o = Command::new("bash")
+        .arg(repo().join("experiments/az-all/imitate.sh"))
+        .arg("kowalski")
+        .env("LATRUNCULI", env!("CARGO_BIN_EXE_latrunculi"))
+        .env("FIRST_RUNS", dir.join("runs"))
+        .env("FIRST_OUT", dir.join("out"))
+        .env("RUNS", dir.join("imitate-runs"))
+        .env("OUT", dir.join("imitate-out"))
+        .env("IMITATE_TEMPLATE", dir.join("tiny-imitate.toml"))
+        .env("PLY_CAP", "60")
+        .env("HOUR", "1000")
+        .env("EVAL_GAMES", "2")
+        .env("EVAL_MS_GAMES", "2")
+        .env("EVAL_MS", "5")
+        .env("RAYON_NUM_THREADS", "2")
+        .output()
+        .expect("bash runs");
+    assert!(o.status.success(), "{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    let imitated = dir.join("imitate-out/kowalski");
+    assert!(fs::symlink_metadata(dir.join("imitate-runs/kowalski/teacher")).unwrap().file_type().is_symlink());
+    let taught: Vec<String> = times.lines().filter(|l| l.starts_with("teacher,")).map(String::from).collect();
+    let imitate_times = fs::read_to_string(imitated.join("times.csv")).unwrap();
+    let imitate_taught: Vec<String> =
+        imitate_times.lines().filter(|l| l.starts_with("teacher,")).map(String::from).collect();
+    assert_eq!(taught, imitate_taught, "the first run's teacher seconds, and no teacher games played again");
+    let spent: u64 = taught.iter().map(|l| l["teacher,".len()..].parse::<u64>().unwrap()).sum();
+    let limit = (1000 - spent).max(60);
+    let config = fs::read_to_string(dir.join("imitate-runs/kowalski/config.toml")).unwrap();
+    assert!(config.contains("\niterations = 0\n"), "{config}");
+    assert_eq!(config.matches(&format!("time_limit_s = {limit}\n")).count(), 2, "the rest of the hour: {config}");
+    let log = fs::read_to_string(imitated.join("train_log.csv")).unwrap();
+    let rows: Vec<&str> = log.lines().collect();
+    assert_eq!(rows.len(), 2, "the warm start alone: {log}");
+    assert!(rows[0].ends_with(",steps") && rows[1].starts_with("0,3,") && rows[1].ends_with(",3"), "{log}");
+    for f in ["latest.az", "vs-ab3.csv", "vs-ms100.csv"] {
+        assert!(imitated.join(f).is_file(), "{f}");
+    }
+    assert!(!imitated.join("curve").exists(), "no learning curve");
 
     // The equal-time match: the network timed at 200 visits and at the visits that take
     // EVAL_MS, then played at those visits against the search player at EVAL_MS.

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize, Serializer};
 use crate::AzError;
 
 /// Columns of `train_log.csv`: the fields of [`LogRow`].
-pub const LOG_HEADER: &str = "iteration,games,samples,buffer_samples,policy_loss,value_loss,policy_entropy,mean_plies,white_rate,black_rate,draw_rate,score_random,score_mcts100,selfplay_positions_per_s,selfplay_evals_per_s,elapsed_s";
+pub const LOG_HEADER: &str = "iteration,games,samples,buffer_samples,policy_loss,value_loss,policy_entropy,mean_plies,white_rate,black_rate,draw_rate,score_random,score_mcts100,selfplay_positions_per_s,selfplay_evals_per_s,elapsed_s,steps";
 
 /// A number with 4 decimals; empty when missing or not finite.
 fn four<S: Serializer>(x: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
@@ -76,6 +76,10 @@ pub struct LogRow {
     /// Seconds of the run so far.
     #[serde(serialize_with = "one")]
     pub elapsed_s: Option<f64>,
+    /// Gradient steps of the iteration (of the warm start in row 0); empty in the rows
+    /// of logs written before the column was added (2026-11-29), which a resumed run keeps.
+    #[serde(default)]
+    pub steps: Option<u64>,
 }
 
 impl LogRow {
@@ -104,7 +108,8 @@ impl LogRow {
 }
 
 /// Keeps the header and the whole rows of iterations `<= last` of `train_log.csv` (a
-/// crash may have cut the last row short), as they are.
+/// crash may have cut the last row short), written again as rows of today's columns (a
+/// log of older columns gets the new ones, empty).
 pub fn truncate_log(path: &Path, last: u32) -> Result<(), AzError> {
     let text = match fs::read_to_string(path) {
         Ok(t) => t,
@@ -114,9 +119,8 @@ pub fn truncate_log(path: &Path, last: u32) -> Result<(), AzError> {
     let mut out = String::from(LOG_HEADER);
     out.push('\n');
     for line in text.lines().skip(1) {
-        if LogRow::from_line(line).is_some_and(|row| row.iteration <= last) {
-            out.push_str(line);
-            out.push('\n');
+        if let Some(row) = LogRow::from_line(line).filter(|row| row.iteration <= last) {
+            out.push_str(&row.to_line().map_err(|e| AzError::file(path, e))?);
         }
     }
     write_atomic(path, out.as_bytes()).map_err(|e| AzError::io(path, "cannot write", e))
@@ -153,26 +157,50 @@ mod tests {
             selfplay_positions_per_s: Some(1234.56),
             selfplay_evals_per_s: Some(99.0),
             elapsed_s: Some(12.34),
+            steps: Some(200),
         };
         let line = row.to_line().unwrap();
-        assert_eq!(line, "3,24,900,800,2.5000,0.1235,1.0000,37.5000,0.5000,0.2500,0.2500,,,1234.6,99.0,12.3\n");
+        assert_eq!(line, "3,24,900,800,2.5000,0.1235,1.0000,37.5000,0.5000,0.2500,0.2500,,,1234.6,99.0,12.3,200\n");
         let back = LogRow::from_line(line.trim_end()).unwrap();
-        assert_eq!((back.iteration, back.score_random, back.elapsed_s), (3, None, Some(12.3)));
+        assert_eq!((back.iteration, back.score_random, back.elapsed_s, back.steps), (3, None, Some(12.3), Some(200)));
         assert!(LogRow::from_line("3,24,900").is_none(), "a row cut short is no row");
     }
 
     #[test]
     fn truncating_keeps_whole_rows_up_to_the_iteration() {
         let path = std::env::temp_dir().join(format!("latrunculi-train-log-{}.csv", std::process::id()));
-        let rows = "1,8,100,100,1.0000,1.0000,1.0000,10.0000,0.5000,0.5000,0.0000,,,1.0,1.0,1.0\n\
-                    2,16,200,200,1.0000,1.0000,1.0000,10.0000,0.5000,0.5000,0.0000,,,1.0,1.0,2.0\n\
-                    3,24,300,300,1.0000,1.0000,1.0000,10.0000,0.5000,0.5000,0.0000,,,1.0,1.0,3.0\n\
+        let rows = "1,8,100,100,1.0000,1.0000,1.0000,10.0000,0.5000,0.5000,0.0000,,,1.0,1.0,1.0,200\n\
+                    2,16,200,200,1.0000,1.0000,1.0000,10.0000,0.5000,0.5000,0.0000,,,1.0,1.0,2.0,200\n\
+                    3,24,300,300,1.0000,1.0000,1.0000,10.0000,0.5000,0.5000,0.0000,,,1.0,1.0,3.0,200\n\
                     4,32,400";
         fs::write(&path, format!("{LOG_HEADER}\n{rows}")).unwrap();
         truncate_log(&path, 2).unwrap();
         let kept = fs::read_to_string(&path).unwrap();
         assert_eq!(kept.lines().count(), 3);
-        assert!(kept.ends_with(",2.0\n"), "{kept}");
+        assert!(kept.ends_with(",2.0,200\n"), "{kept}");
+        fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn a_log_without_the_steps_column_is_kept_with_it_empty() {
+        let path = std::env::temp_dir().join(format!("latrunculi-train-log-old-{}.csv", std::process::id()));
+        let old_header = LOG_HEADER.strip_suffix(",steps").unwrap();
+        let rows = "0,649,178622,178622,3.9037,0.1125,3.9057,275.2265,0.3775,0.4438,0.1787,,,,,617.7\n\
+                    1,697,187181,187181,3.8313,0.1022,3.8333,178.3125,0.6250,0.3333,0.0417,,,42.8,1601.7,881.3\n";
+        fs::write(&path, format!("{old_header}\n{rows}")).unwrap();
+        truncate_log(&path, 1).unwrap();
+        let kept = fs::read_to_string(&path).unwrap();
+        let mut lines = kept.lines();
+        assert_eq!(lines.next(), Some(LOG_HEADER));
+        assert_eq!(
+            lines.next(),
+            Some("0,649,178622,178622,3.9037,0.1125,3.9057,275.2265,0.3775,0.4438,0.1787,,,,,617.7,")
+        );
+        assert_eq!(
+            lines.next(),
+            Some("1,697,187181,187181,3.8313,0.1022,3.8333,178.3125,0.6250,0.3333,0.0417,,,42.8,1601.7,881.3,")
+        );
+        assert_eq!(lines.next(), None);
         fs::remove_file(&path).unwrap();
     }
 }

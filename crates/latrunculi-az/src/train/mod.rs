@@ -57,7 +57,9 @@ pub mod steps;
 pub use buffer::ReplayBuffer;
 pub use log::{LOG_HEADER, LogRow};
 pub use matches::match_score;
-pub use steps::{ILLEGAL_LOGIT, LossConfig, Minibatch, StepStats, minibatch, policy_loss, train_steps};
+pub use steps::{
+    ILLEGAL_LOGIT, LossConfig, Minibatch, StepStats, minibatch, policy_loss, train_steps, train_steps_until,
+};
 
 /// The commit record of a run: the last finished iteration and running totals.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -392,13 +394,16 @@ impl<'a> Run<'a> {
         };
         let pb = bar(cfg.warmstart.steps as u64, "warm start".into(), opts.quiet);
         let model = progress.model.clone();
-        let (m, stats) = train_steps(
+        let deadline = (cfg.warmstart.time_limit_s > 0)
+            .then(|| started + std::time::Duration::from_secs(cfg.warmstart.time_limit_s));
+        let (m, stats) = train_steps_until(
             model,
             &mut progress.optim,
             &flat,
             &self.tables,
             &warm_loss,
             cfg.warmstart.steps,
+            deadline,
             &mut rng,
             Some(&pb),
         );
@@ -442,12 +447,13 @@ impl<'a> Run<'a> {
             selfplay_positions_per_s: None,
             selfplay_evals_per_s: None,
             elapsed_s: Some(state.elapsed_s),
+            steps: Some(stats.steps as u64),
         };
         row.append(&self.folder.log)?;
         if !opts.quiet {
             eprintln!(
                 "warm start: {} steps, policy loss {:.3}, value loss {:.3}, score loss {:.4} ({:.0} s)",
-                cfg.warmstart.steps, stats.policy_loss, stats.value_loss, stats.score_loss, state.elapsed_s
+                stats.steps, stats.policy_loss, stats.value_loss, stats.score_loss, state.elapsed_s
             );
         }
         Ok(())
@@ -523,6 +529,7 @@ impl<'a> Run<'a> {
             selfplay_positions_per_s: Some(sp.positions as f64 / sp.seconds.max(1e-9)),
             selfplay_evals_per_s: Some(sp.evaluations as f64 / sp.seconds.max(1e-9)),
             elapsed_s: Some(state.elapsed_s),
+            steps: Some(stats.steps as u64),
         };
         row.append(&self.folder.log)?;
         self.commit(state)?;

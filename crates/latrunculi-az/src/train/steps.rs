@@ -1,6 +1,8 @@
 //! Gradient steps: minibatches of samples (mirrored at random) as tensors, the policy,
 //! value and score losses, and AdamW steps on them.
 
+use std::time::Instant;
+
 use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::prelude::*;
 use burn::tensor::activation::log_softmax;
@@ -24,6 +26,8 @@ pub struct StepStats {
     pub entropy: f64,
     /// Mean squared error of the score head (0 without one).
     pub score_loss: f64,
+    /// Gradient steps taken.
+    pub steps: u32,
 }
 
 /// The loss settings of [`train_steps`].
@@ -156,12 +160,29 @@ pub fn policy_loss(logits: Tensor<2>, batch: &Minibatch) -> (Tensor<1>, Tensor<1
 /// Runs `steps` AdamW steps on minibatches drawn uniformly from `samples`.
 #[allow(clippy::too_many_arguments)]
 pub fn train_steps(
+    model: Network,
+    optim: &mut ModuleOptimizer,
+    samples: &[&Sample],
+    tables: &BoardTables,
+    loss_cfg: &LossConfig,
+    steps: u32,
+    rng: &mut FastRng,
+    progress: Option<&ProgressBar>,
+) -> (Network, StepStats) {
+    train_steps_until(model, optim, samples, tables, loss_cfg, steps, None, rng, progress)
+}
+
+/// Runs AdamW steps as [`train_steps`] does, at most `steps` of them, and no new one once
+/// `deadline` (if any) has passed (at least one is taken); the stats say how many.
+#[allow(clippy::too_many_arguments)]
+pub fn train_steps_until(
     mut model: Network,
     optim: &mut ModuleOptimizer,
     samples: &[&Sample],
     tables: &BoardTables,
     loss_cfg: &LossConfig,
     steps: u32,
+    deadline: Option<Instant>,
     rng: &mut FastRng,
     progress: Option<&ProgressBar>,
 ) -> (Network, StepStats) {
@@ -172,6 +193,9 @@ pub fn train_steps(
     let device = crate::device::training();
     let b = loss_cfg.batch_size.min(samples.len()).max(1);
     for _ in 0..steps {
+        if stats.steps > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
         let picks: Vec<usize> = (0..b).map(|_| rng.below(samples.len())).collect();
         let mirror: Vec<bool> = (0..b).map(|_| loss_cfg.mirror && rng.below(2) == 1).collect();
         let batch = minibatch(samples, &picks, tables, &mirror, loss_cfg, &device);
@@ -189,11 +213,12 @@ pub fn train_steps(
         stats.policy_loss += policy_loss.into_scalar::<f32>() as f64;
         stats.value_loss += value_loss.into_scalar::<f32>() as f64;
         stats.entropy += entropy.into_scalar::<f32>() as f64;
+        stats.steps += 1;
         if let Some(p) = progress {
             p.inc(1);
         }
     }
-    let n = steps as f64;
+    let n = stats.steps as f64;
     stats.policy_loss /= n;
     stats.value_loss /= n;
     stats.entropy /= n;
