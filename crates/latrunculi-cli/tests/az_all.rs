@@ -49,17 +49,29 @@ soft_policy = true
 search_value_mix = 0.5
 "#;
 
+/// `bash SCRIPT kowalski` with the binary under test and toy-size matches (2 games each,
+/// the search player at 5 ms).
+fn az_all_script(script: &str) -> Command {
+    let mut command = Command::new("bash");
+    command
+        .arg(repo().join("experiments/az-all").join(script))
+        .arg("kowalski")
+        .env("LATRUNCULI", env!("CARGO_BIN_EXE_latrunculi"))
+        .env("EVAL_GAMES", "2")
+        .env("EVAL_MS_GAMES", "2")
+        .env("EVAL_MS", "5")
+        .env("RAYON_NUM_THREADS", "2");
+    command
+}
+
 /// The script on kowalski at toy size, every game at ply cap `ply_cap` (`PLY_CAP`; unset
 /// for `None`, where kowalski's cap is 200).
 fn run_script(dir: &Path, ply_cap: Option<&str>) -> std::process::Output {
-    let mut command = Command::new("bash");
+    let mut command = az_all_script("run.sh");
     if let Some(cap) = ply_cap {
         command.env("PLY_CAP", cap);
     }
     command
-        .arg(repo().join("experiments/az-all/run.sh"))
-        .arg("kowalski")
-        .env("LATRUNCULI", env!("CARGO_BIN_EXE_latrunculi"))
         .env("RUNS", dir.join("runs"))
         .env("OUT", dir.join("out"))
         .env("TEMPLATE", dir.join("tiny.toml"))
@@ -68,11 +80,7 @@ fn run_script(dir: &Path, ply_cap: Option<&str>) -> std::process::Output {
         .env("TEACHER_S", "100000")
         .env("TEACHER_MAX", "3")
         .env("TEACHER", "alphabeta:nodes=100,soft=250,noise=20")
-        .env("EVAL_GAMES", "2")
-        .env("EVAL_MS_GAMES", "2")
-        .env("EVAL_MS", "5")
         .env("CURVE_GAMES", "1")
-        .env("RAYON_NUM_THREADS", "2")
         .output()
         .expect("bash runs")
 }
@@ -187,10 +195,7 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
         .replace("iterations = 2\n", "iterations = 0\n")
         .replace("steps = 2\n", "steps = 3\ntime_limit_s = @TIME_LIMIT@\n");
     fs::write(dir.join("tiny-imitate.toml"), tiny_imitate).unwrap();
-    let o = Command::new("bash")
-        .arg(repo().join("experiments/az-all/imitate.sh"))
-        .arg("kowalski")
-        .env("LATRUNCULI", env!("CARGO_BIN_EXE_latrunculi"))
+    let o = az_all_script("imitate.sh")
         .env("FIRST_RUNS", dir.join("runs"))
         .env("FIRST_OUT", dir.join("out"))
         .env("RUNS", dir.join("imitate-runs"))
@@ -198,10 +203,6 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
         .env("IMITATE_TEMPLATE", dir.join("tiny-imitate.toml"))
         .env("PLY_CAP", "60")
         .env("HOUR", "1000")
-        .env("EVAL_GAMES", "2")
-        .env("EVAL_MS_GAMES", "2")
-        .env("EVAL_MS", "5")
-        .env("RAYON_NUM_THREADS", "2")
         .output()
         .expect("bash runs");
     assert!(o.status.success(), "{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
