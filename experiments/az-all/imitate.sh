@@ -5,9 +5,16 @@
 #
 #   bash experiments/az-all/imitate.sh RULESET [RULESET ...]
 #
-# Runs run.sh with template-imitate.toml (IMITATE_TEMPLATE), writing OUT
-# (experiments/az-all/imitate/RULESET) from RUNS (runs/az-imitate/RULESET). Where
-# run.sh's own teacher games of the ruleset are on this machine (FIRST_RUNS,
+# Runs run.sh with run.sh's own recipe (TEMPLATE, experiments/az-all/template.toml)
+# changed in three places and nowhere else: `iterations = 0` (the warm start alone), the
+# warm start's `steps` raised to IMITATE_STEPS (1000000: more than the time allows) with
+# `time_limit_s = @TIME_LIMIT@` after it (the rest of the hour), and `keep_in_buffer =
+# false` where the template keeps the teacher's games for self-play (none follows). The
+# network, its targets, the learning rate and the batch are run.sh's. The derived
+# template is written to RUNS/template-imitate.toml; a TEMPLATE lacking `iterations` or
+# the warm start's `steps` is refused.
+# It writes OUT (experiments/az-all/imitate/RULESET) from RUNS (runs/az-imitate/RULESET).
+# Where run.sh's own teacher games of the ruleset are on this machine (FIRST_RUNS,
 # runs/az-all/RULESET: teacher, teacher-more and teacher-more.games), they are linked,
 # not played again, and their recorded seconds (FIRST_OUT, experiments/az-all/RULESET/
 # times.csv) count in the hour, so both recipes learn from the same games; otherwise
@@ -20,7 +27,27 @@ runs=${RUNS:-runs/az-imitate}
 out=${OUT:-experiments/az-all/imitate}
 first_runs=${FIRST_RUNS:-runs/az-all}
 first_out=${FIRST_OUT:-experiments/az-all}
-template=${IMITATE_TEMPLATE:-experiments/az-all/template-imitate.toml}
+template=${TEMPLATE:-experiments/az-all/template.toml}
+steps=${IMITATE_STEPS:-1000000}
+[[ $steps =~ ^[1-9][0-9]*$ ]] || { echo "imitate.sh: IMITATE_STEPS must be a whole number above 0, not '$steps'" >&2; exit 2; }
+[[ -f $template ]] || { echo "imitate.sh: no template $template" >&2; exit 2; }
+
+# The imitation template: TEMPLATE with its iterations, its warm start's steps (and a
+# time limit after them) and keep_in_buffer changed; each change checked before anything
+# is written.
+derived=$(sed -e 's/^iterations = [0-9][0-9]*\( *#.*\)\{0,1\}$/iterations = 0  # imitation: the warm start alone/' \
+  -e "/^\[warmstart\]/,/^\[/{s/^steps = [0-9][0-9]*\( *#.*\)\{0,1\}\$/steps = $steps  # imitation: as many as time_limit_s allows\ntime_limit_s = @TIME_LIMIT@/;s/^keep_in_buffer = true/keep_in_buffer = false  # imitation: no self-play follows/}" \
+  "$template")
+grep -q '^iterations = 0  # imitation' <<< "$derived" ||
+  { echo "imitate.sh: $template has no top-level 'iterations = N' line to set to 0" >&2; exit 2; }
+grep -q "^steps = $steps  # imitation" <<< "$derived" ||
+  { echo "imitate.sh: $template has no 'steps = N' line in its [warmstart] section" >&2; exit 2; }
+mkdir -p "$runs"
+imitate_template=$runs/template-imitate.toml
+# Replaced whole (another imitate.sh may be reading it).
+printf '%s\n' "$derived" > "$imitate_template.$$"
+mv -f "$imitate_template.$$" "$imitate_template"
+
 for r in "$@"; do
   mkdir -p "$runs/$r" "$out/$r"
   first=$first_runs/$r
@@ -34,5 +61,5 @@ for r in "$@"; do
       { echo "step,seconds"; grep '^teacher,' "$first_out/$r/times.csv"; } > "$out/$r/times.csv"
     fi
   fi
-  TEMPLATE=$template RUNS=$runs OUT=$out CURVE=0 bash experiments/az-all/run.sh "$r"
+  TEMPLATE=$imitate_template RUNS=$runs OUT=$out CURVE=0 bash experiments/az-all/run.sh "$r"
 done

@@ -2,8 +2,17 @@
 """The table of `experiments/az-all/run.sh`: one row per ruleset with a trained network.
 
     python3 experiments/az-all/table.py [FOLDER]     (default: experiments/az-all)
+    python3 experiments/az-all/table.py --twelve [FOLDER]
 
-Writes FOLDER/table.csv and prints it as Markdown. Columns:
+Writes FOLDER/table.csv and prints it as Markdown. With --twelve, writes FOLDER/twelve.csv
+instead: one row per ruleset of FOLDER/rulesets.txt (in its order), by its recipe: the
+self-play recipe (FOLDER/RULESET, run.sh) or the imitation recipe (FOLDER/imitate/
+RULESET, imitate.sh), whichever ranks higher: the bar met, then the drawn exception, then
+a match still undecided, then a miss; then the higher score against alphabeta:depth=3;
+self-play on a tie and where neither has run. Its columns: ruleset, recipe (selfplay or
+imitation; twelve.sh runs each ruleset by it), the chosen recipe's columns below, then
+score_ab3_selfplay and score_ab3_imitation (each recipe's score against
+alphabeta:depth=3, empty where it has not run). Columns of table.csv:
   ruleset         the seed ruleset
   ply_cap         the ply cap of every game of its run: teacher, self-play and the matches
                   (config.toml's [selfplay] ply_cap)
@@ -76,8 +85,8 @@ def drawn_exception(row: dict) -> bool:
     return losses == 0 and draws >= 0.9 * games and float(row["teacher_draw_rate"]) >= 0.9
 
 
-def main() -> None:
-    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent
+def table_rows(folder: Path) -> list:
+    """One row per ruleset folder of FOLDER (a subfolder with times.csv), by name."""
     table = []
     for d in sorted(p for p in folder.iterdir() if p.is_dir() and (p / "times.csv").is_file()):
         log = read_rows(d / "train_log.csv")
@@ -97,21 +106,75 @@ def main() -> None:
         good = row["score_ab3"] and float(row["score_ab3"]) >= 0.60 and float(row["score_lo_ab3"]) > 0.5
         row["meets"] = ("yes" if good else "drawn" if drawn_exception(row) else "no") if decided else ""
         table.append(row)
-    if not table:
-        sys.exit(f"{folder}: no ruleset folder with times.csv yet")
-    with (folder / "table.csv").open("w", newline="") as f:
+    return table
+
+
+def write_csv(path: Path, table: list) -> None:
+    with path.open("w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(table[0]))
         w.writeheader()
         w.writerows(table)
+
+
+def rank(row: dict) -> tuple:
+    """How a recipe's row ranks for the choice of `--twelve` (higher is better): the bar
+    met, then drawn, then undecided, then missed; then the score against depth 3."""
+    order = {"yes": 3, "drawn": 2, "": 1, "no": 0}
+    return (order.get(row["meets"], 0), float(row["score_ab3"] or -1))
+
+
+def twelve(folder: Path) -> list:
+    """The twelve seed rulesets (rulesets.txt's order), each by its recipe: the self-play
+    recipe (FOLDER's own rows) or the imitation recipe (FOLDER/imitate's), whichever
+    ranks higher (`rank`; the self-play recipe on a tie, and where neither has run)."""
+    names = [l.split("#")[0].strip() for l in (folder / "rulesets.txt").read_text().splitlines()]
+    recipes = {
+        "selfplay": {r["ruleset"]: r for r in table_rows(folder)},
+        "imitation": {r["ruleset"]: r for r in table_rows(folder / "imitate")} if (folder / "imitate").is_dir() else {},
+    }
+    table = []
+    for name in (n for n in names if n):
+        runs = {k: rows[name] for k, rows in recipes.items() if name in rows}
+        recipe = max(runs, key=lambda k: (rank(runs[k]), k == "selfplay")) if runs else "selfplay"
+        row = {"ruleset": name, "recipe": recipe}
+        empty = {k: "" for k in next(iter(recipes["selfplay"].values()), {"ruleset": ""}) if k != "ruleset"}
+        row.update({k: v for k, v in runs.get(recipe, empty).items() if k != "ruleset"})
+        for k in recipes:
+            row[f"score_ab3_{k}"] = runs[k]["score_ab3"] if k in runs else ""
+        table.append(row)
+    return table
+
+
+def cell(r: dict, n: str) -> tuple:
+    if not r[f"games_{n}"]:
+        return "", ""
+    return (f"{r[f'wins_{n}']}-{r[f'draws_{n}']}-{r[f'losses_{n}']}",
+            f"{float(r[f'score_{n}']):.2f} [{float(r[f'score_lo_{n}']):.2f}, {float(r[f'score_hi_{n}']):.2f}]")
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    if args and args[0] == "--twelve":
+        folder = Path(args[1]) if len(args) > 1 else Path(__file__).resolve().parent
+        table = twelve(folder)
+        write_csv(folder / "twelve.csv", table)
+        print("| ruleset | recipe | ply cap | teacher s | train s | vs ab3: W-D-L | score [95%] | SPRT | vs ms=100: W-D-L | score [95%] | meets | score vs ab3, the other recipe |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for r in table:
+            a, b = cell(r, "ab3"), cell(r, "ms100")
+            other = next((r[f"score_ab3_{k}"] for k in ("selfplay", "imitation") if k != r["recipe"]), "")
+            other = f"{float(other):.2f}" if other else "not run"
+            print(f"| {r['ruleset']} | {r['recipe']} | {r['ply_cap']} | {r['teacher_s']} | {r['train_s']} | {a[0]} | {a[1]} | {r['sprt_ab3']} | {b[0]} | {b[1]} | {r['meets']} | {other} |")
+        return
+    folder = Path(args[0]) if args else Path(__file__).resolve().parent
+    table = table_rows(folder)
+    if not table:
+        sys.exit(f"{folder}: no ruleset folder with times.csv yet")
+    write_csv(folder / "table.csv", table)
     print("| ruleset | ply cap | teacher s | teacher games | train s | iterations | vs ab3: W-D-L | score [95%] | vs ms=100: W-D-L | score [95%] | meets |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in table:
-        def cell(n):
-            if not r[f"games_{n}"]:
-                return "", ""
-            return (f"{r[f'wins_{n}']}-{r[f'draws_{n}']}-{r[f'losses_{n}']}",
-                    f"{float(r[f'score_{n}']):.2f} [{float(r[f'score_lo_{n}']):.2f}, {float(r[f'score_hi_{n}']):.2f}]")
-        a, b = cell("ab3"), cell("ms100")
+        a, b = cell(r, "ab3"), cell(r, "ms100")
         print(f"| {r['ruleset']} | {r['ply_cap']} | {r['teacher_s']} | {r['teacher_games']} | {r['train_s']} | {r['iterations']} | {a[0]} | {a[1]} | {b[0]} | {b[1]} | {r['meets']} |")
 
 

@@ -427,6 +427,41 @@ def test_az_all_table_meets_by_the_bar_or_the_drawn_exception(tmp_path):
     assert meets()["drawn"] == "no"
 
 
+def test_az_all_twelve_takes_each_rulesets_better_recipe(tmp_path):
+    """`experiments/az-all/table.py --twelve` on hand-made folders of both recipes, with a
+    rulesets.txt of four: `a` missed the bar under self-play (0-48-3, H0) and met it under
+    imitation (13-4-0, H1): imitation. `b` met it under self-play (12-0-0) and missed it
+    under imitation: self-play. `c` ran under self-play only (missed): self-play, with the
+    other recipe's score empty. `d` ran under neither: self-play, every cell empty."""
+    def folder(path, wins, draws, losses, sprt):
+        path.mkdir(parents=True)
+        (path / "times.csv").write_text("step,seconds\nteacher,1800\ntrain,1800\n")
+        (path / "train_log.csv").write_text("iteration,games,draw_rate\n0,1000,0.5\n")
+        games = wins + draws + losses
+        score = (wins + draws / 2) / games
+        (path / "vs-ab3.csv").write_text(
+            "agent,opponent,games,wins,draws,losses,score,score_lo,score_hi,sprt\n"
+            f"az,alphabeta:depth=3,{games},{wins},{draws},{losses},{score:.4f},{score - 0.2:.4f},{score + 0.1:.4f},{sprt}\n"
+        )
+
+    (tmp_path / "rulesets.txt").write_text("# four\na\nb\nc\nd\n")
+    folder(tmp_path / "a", 0, 48, 3, "H0")
+    folder(tmp_path / "imitate" / "a", 13, 4, 0, "H1")
+    folder(tmp_path / "b", 12, 0, 0, "H1")
+    folder(tmp_path / "imitate" / "b", 1, 30, 6, "H0")
+    folder(tmp_path / "c", 1, 30, 6, "H0")
+    stdout, _ = script("experiments/az-all/table.py", "--twelve", tmp_path)
+    with (tmp_path / "twelve.csv").open() as f:
+        rows = {r["ruleset"]: r for r in csv.DictReader(f)}
+    assert list(rows) == ["a", "b", "c", "d"]
+    assert {k: r["recipe"] for k, r in rows.items()} == {"a": "imitation", "b": "selfplay", "c": "selfplay", "d": "selfplay"}
+    assert (rows["a"]["wins_ab3"], rows["a"]["meets"], rows["a"]["score_ab3_selfplay"]) == ("13", "yes", "0.4706")
+    assert (rows["b"]["wins_ab3"], rows["b"]["score_ab3_imitation"]) == ("12", "0.4324")
+    assert (rows["c"]["meets"], rows["c"]["score_ab3_imitation"]) == ("no", "")
+    assert rows["d"]["games_ab3"] == "" and rows["d"]["meets"] == ""
+    assert "| a | imitation |" in stdout and "| 0.47 |" in stdout and "| c | selfplay |" in stdout and "not run" in stdout
+
+
 def test_az_all_at_cap_counts_who_was_ahead_when_the_cap_came(tmp_path):
     """`experiments/az-all/at_cap.py` on a hand-made match of five games: one won, four
     drawn at the ply cap with the network (white in two, black in two) ahead, ahead, level

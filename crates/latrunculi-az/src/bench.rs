@@ -64,21 +64,18 @@ pub fn selfplay_throughput(
     Ok((out.evaluations as f64 / s, out.positions as f64 / s, out.batch_mean()))
 }
 
-/// Gradient steps per second of the training loss (policy, value and, with a score head,
-/// score) at minibatch `batch`, on samples of random legal positions of `ruleset`,
-/// measured for about `seconds` (at least two steps after one warm-up step).
-pub fn training_steps_per_second(
-    net_cfg: &NetworkConfig,
+/// `n` training samples from uniformly random play of `ruleset` (a new game after each
+/// one that ends), each with the move played as its policy target and zero values: work
+/// of the right shape for timing gradient steps, not anything worth learning.
+pub(crate) fn random_play_samples(
     ruleset: &Ruleset,
-    batch: usize,
-    seconds: f64,
-) -> Result<f64, AzError> {
-    use burn::optim::AdamWConfig;
-    let tables = BoardTables::for_network(ruleset, net_cfg);
-    let mut rng = latrunculi_rules::FastRng::new(5);
-    let mut samples = Vec::new();
+    tables: &BoardTables,
+    n: usize,
+    rng: &mut latrunculi_rules::FastRng,
+) -> Result<Vec<crate::selfplay::Sample>, AzError> {
+    let mut samples = Vec::with_capacity(n);
     let mut pos = latrunculi_rules::Position::new(ruleset);
-    while samples.len() < batch.max(64) {
+    while samples.len() < n {
         if pos.is_over() {
             pos = latrunculi_rules::Position::new(ruleset);
         }
@@ -97,6 +94,22 @@ pub fn training_steps_per_second(
         });
         pos.play(mv);
     }
+    Ok(samples)
+}
+
+/// Gradient steps per second of the training loss (policy, value and, with a score head,
+/// score) at minibatch `batch`, on samples of random legal positions of `ruleset`,
+/// measured for about `seconds` (at least two steps after one warm-up step).
+pub fn training_steps_per_second(
+    net_cfg: &NetworkConfig,
+    ruleset: &Ruleset,
+    batch: usize,
+    seconds: f64,
+) -> Result<f64, AzError> {
+    use burn::optim::AdamWConfig;
+    let tables = BoardTables::for_network(ruleset, net_cfg);
+    let mut rng = latrunculi_rules::FastRng::new(5);
+    let samples = random_play_samples(ruleset, &tables, batch.max(64), &mut rng)?;
     let refs: Vec<&crate::selfplay::Sample> = samples.iter().collect();
     let loss = crate::train::LossConfig {
         batch_size: batch,

@@ -1,7 +1,8 @@
 //! `experiments/az-all/run.sh` end to end at toy size: the teacher's games (with their
 //! soft policies), training, the evaluations, the learning curve and the tables; and a
 //! second run that finds everything done and changes nothing; `imitate.sh` on the same
-//! teacher games (the warm start alone); then `moonshot.sh`'s
+//! teacher games (the warm start alone), and `twelve.sh` dispatching to it; then
+//! `moonshot.sh`'s
 //! equal-time match on the network it trained, and `experiments/verdicts/run.sh
 //! networks`'s self-play of it into verdicts.csv.
 
@@ -189,18 +190,30 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
     let again: Vec<_> = files(&dir.join("runs")).into_iter().chain(files(&out)).collect();
     assert!(again == after, "a refused run changed files");
 
-    // The imitation recipe on the same teacher games: linked, not played again, their
-    // seconds counted in the hour; the warm start alone, then the same evaluations.
-    let tiny_imitate = TINY
-        .replace("iterations = 2\n", "iterations = 0\n")
-        .replace("steps = 2\n", "steps = 3\ntime_limit_s = @TIME_LIMIT@\n");
-    fs::write(dir.join("tiny-imitate.toml"), tiny_imitate).unwrap();
+    // The imitation recipe: a template without a warm start's steps is refused, naming
+    // it, before anything is written.
+    let no_warm_start = TINY.replace("steps = 2\n", "");
+    fs::write(dir.join("no-warm-start.toml"), no_warm_start).unwrap();
+    let o = az_all_script("imitate.sh")
+        .env("RUNS", dir.join("refused-runs"))
+        .env("OUT", dir.join("refused-out"))
+        .env("TEMPLATE", dir.join("no-warm-start.toml"))
+        .output()
+        .expect("bash runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("no-warm-start.toml has no 'steps = N' line in its [warmstart] section"), "{err}");
+    assert!(!dir.join("refused-runs").exists() && !dir.join("refused-out").exists(), "a refused run wrote files");
+    // On the same teacher games as run.sh: linked, not played again, their seconds counted
+    // in the hour; run.sh's template with the warm start alone (3 steps here, and the
+    // rest of the hour as its time limit), then the same evaluations.
     let o = az_all_script("imitate.sh")
         .env("FIRST_RUNS", dir.join("runs"))
         .env("FIRST_OUT", dir.join("out"))
         .env("RUNS", dir.join("imitate-runs"))
         .env("OUT", dir.join("imitate-out"))
-        .env("IMITATE_TEMPLATE", dir.join("tiny-imitate.toml"))
+        .env("TEMPLATE", dir.join("tiny.toml"))
+        .env("IMITATE_STEPS", "3")
         .env("PLY_CAP", "60")
         .env("HOUR", "1000")
         .output()
@@ -216,7 +229,20 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
     let spent: u64 = taught.iter().map(|l| l["teacher,".len()..].parse::<u64>().unwrap()).sum();
     let limit = (1000 - spent).max(60);
     let config = fs::read_to_string(dir.join("imitate-runs/kowalski/config.toml")).unwrap();
-    assert!(config.contains("\niterations = 0\n"), "{config}");
+    assert!(config.contains("\niterations = 0  # imitation"), "{config}");
+    assert!(config.contains("\nsteps = 3  # imitation"), "{config}");
+    // Otherwise the template's own recipe, line for line.
+    let kept = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| !l.starts_with('#') && !l.starts_with("iterations") && !l.starts_with("steps = "))
+            .filter(|l| !l.starts_with("time_limit_s"))
+            .map(String::from)
+            .collect()
+    };
+    let trained = fs::read_to_string(dir.join("runs/kowalski/config.toml")).unwrap();
+    // (The teacher's folders are named through imitate-runs' links.)
+    let linked = config.replace("/imitate-runs/", "/runs/");
+    assert_eq!(kept(&linked), kept(&trained), "only iterations, steps and the time limit differ");
     assert_eq!(config.matches(&format!("time_limit_s = {limit}\n")).count(), 2, "the rest of the hour: {config}");
     let log = fs::read_to_string(imitated.join("train_log.csv")).unwrap();
     let rows: Vec<&str> = log.lines().collect();
@@ -226,6 +252,37 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
         assert!(imitated.join(f).is_file(), "{f}");
     }
     assert!(!imitated.join("curve").exists(), "no learning curve");
+
+    // twelve.sh runs a ruleset by the recipe its table records: here imitation, found
+    // done, so nothing changes; a recipe it does not know is refused, naming it.
+    let imitation_files =
+        || -> Vec<_> { files(&dir.join("imitate-runs")).into_iter().chain(files(&dir.join("imitate-out"))).collect() };
+    let before = imitation_files();
+    let twelve = |recipe: &str| {
+        let recipes = dir.join(format!("recipes-{recipe}.csv"));
+        fs::write(&recipes, format!("ruleset,recipe,score_ab3\nxxi,selfplay,0.77\nkowalski,{recipe},0.5\n")).unwrap();
+        az_all_script("twelve.sh")
+            .env("RECIPES", &recipes)
+            .env("FIRST_RUNS", dir.join("runs"))
+            .env("FIRST_OUT", dir.join("out"))
+            .env("RUNS", dir.join("imitate-runs"))
+            .env("OUT", dir.join("imitate-out"))
+            .env("TEMPLATE", dir.join("tiny.toml"))
+            .env("IMITATE_STEPS", "3")
+            .env("PLY_CAP", "60")
+            .env("HOUR", "1000")
+            .output()
+            .expect("bash runs")
+    };
+    let o = twelve("imitation");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("twelve.sh: kowalski by the imitation recipe"), "{err}");
+    assert!(imitation_files() == before, "twelve.sh changed a finished imitation run");
+    let o = twelve("both");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("gives kowalski the recipe 'both' (selfplay or imitation)"), "{err}");
 
     // The equal-time match: the network timed at 200 visits and at the visits that take
     // EVAL_MS, then played at those visits against the search player at EVAL_MS.

@@ -230,10 +230,10 @@ fn list_tasks_take_their_line_and_name_their_output() {
 #[test]
 fn az_all_tasks_run_their_rulesets_script_with_the_binary_and_cpus() {
     let dir = stand_in("az-all");
-    // A stand-in for experiments/az-all/run.sh that prints what it was given.
+    // A stand-in for experiments/az-all/twelve.sh that prints what it was given.
     fs::create_dir_all(dir.join("experiments/az-all")).unwrap();
     fs::write(
-        dir.join("experiments/az-all/run.sh"),
+        dir.join("experiments/az-all/twelve.sh"),
         "echo \"threads=$RAYON_NUM_THREADS\"\necho \"bin=$LATRUNCULI\"\nfor a in \"$@\"; do echo \"$a\"; done\n",
     )
     .unwrap();
@@ -247,7 +247,7 @@ fn az_all_tasks_run_their_rulesets_script_with_the_binary_and_cpus() {
     assert_eq!(lines, strings(&["threads=4", &format!("bin={}", bin.display()), "classical"]));
     assert!(err(&task(&dir, "az-all", &at("13"), &[list])).contains("lists 12 items"));
     // Submitted from elsewhere than the repository's root: a clear error.
-    fs::remove_file(dir.join("experiments/az-all/run.sh")).unwrap();
+    fs::remove_file(dir.join("experiments/az-all/twelve.sh")).unwrap();
     assert!(err(&task(&dir, "az-all", &at("1"), &[list])).contains("submit from the repository's root"));
 }
 

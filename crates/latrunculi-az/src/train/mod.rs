@@ -392,7 +392,15 @@ impl<'a> Run<'a> {
             value_q_mix: 0.0,
             ..self.loss
         };
-        let pb = bar(cfg.warmstart.steps as u64, "warm start".into(), opts.quiet);
+        // Under a time limit the bar counts its seconds (the steps would give an ETA of
+        // days when `steps` is set high for the limit to end them).
+        let pb = if cfg.warmstart.time_limit_s > 0 {
+            let pb = bar(cfg.warmstart.time_limit_s, "warm start (s)".into(), opts.quiet);
+            pb.set_position(started.elapsed().as_secs().min(cfg.warmstart.time_limit_s));
+            pb
+        } else {
+            bar(cfg.warmstart.steps as u64, "warm start".into(), opts.quiet)
+        };
         let model = progress.model.clone();
         let deadline = (cfg.warmstart.time_limit_s > 0)
             .then(|| started + std::time::Duration::from_secs(cfg.warmstart.time_limit_s));

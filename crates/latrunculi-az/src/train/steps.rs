@@ -174,6 +174,9 @@ pub fn train_steps(
 
 /// Runs AdamW steps as [`train_steps`] does, at most `steps` of them, and no new one once
 /// `deadline` (if any) has passed (at least one is taken); the stats say how many.
+/// `progress` counts steps without a deadline; with one it counts seconds, its position
+/// its length less the whole seconds left (so a bar as long as the time limit fills as
+/// the deadline nears, whatever the step count).
 #[allow(clippy::too_many_arguments)]
 pub fn train_steps_until(
     mut model: Network,
@@ -215,7 +218,13 @@ pub fn train_steps_until(
         stats.entropy += entropy.into_scalar::<f32>() as f64;
         stats.steps += 1;
         if let Some(p) = progress {
-            p.inc(1);
+            match deadline {
+                // Seconds, counted down to the deadline (see the doc comment).
+                Some(d) => p.set_position(
+                    p.length().unwrap_or(0).saturating_sub(d.saturating_duration_since(Instant::now()).as_secs()),
+                ),
+                None => p.inc(1),
+            }
         }
     }
     let n = stats.steps as f64;
@@ -224,4 +233,67 @@ pub fn train_steps_until(
     stats.entropy /= n;
     stats.score_loss /= n;
     (model, stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::NetworkConfig;
+    use burn::optim::AdamWConfig;
+    use latrunculi_rules::Ruleset;
+    use std::time::Duration;
+
+    /// A one-block network, its tables and 32 samples of random kowalski play on 5 x 5.
+    fn setup() -> (Network, BoardTables, Vec<Sample>, LossConfig) {
+        let rs = Ruleset::builtin("kowalski").unwrap().with_board(5, 5).unwrap();
+        let tables = BoardTables::new(&rs);
+        let cfg = NetworkConfig::new(tables.shape[0], 5, 5, tables.actions()).with_blocks(1).with_channels(4);
+        let samples = crate::bench::random_play_samples(&rs, &tables, 32, &mut FastRng::new(3)).unwrap();
+        let loss = LossConfig {
+            batch_size: 8,
+            learning_rate: 1e-3,
+            mirror: false,
+            masked_policy: true,
+            score_weight: 1.0,
+            value_q_mix: 0.0,
+        };
+        (cfg.init(&crate::device::training()), tables, samples, loss)
+    }
+
+    #[test]
+    fn the_progress_counts_steps_or_the_seconds_to_a_deadline() {
+        let (model, tables, samples, loss) = setup();
+        let refs: Vec<&Sample> = samples.iter().collect();
+        let mut optim = AdamWConfig::new().init();
+        let mut rng = FastRng::new(1);
+        // No deadline: one per step.
+        let steps = ProgressBar::hidden();
+        steps.set_length(1000);
+        let (model, stats) =
+            train_steps_until(model, &mut optim, &refs, &tables, &loss, 3, None, &mut rng, Some(&steps));
+        assert_eq!((stats.steps, steps.position()), (3, 3));
+        // A deadline an hour away, the bar an hour long: the seconds gone, not the steps.
+        let hour = ProgressBar::hidden();
+        hour.set_length(3600);
+        let deadline = Instant::now() + Duration::from_secs(3600);
+        let (model, stats) =
+            train_steps_until(model, &mut optim, &refs, &tables, &loss, 50, Some(deadline), &mut rng, Some(&hour));
+        assert_eq!(stats.steps, 50);
+        assert!((1..=60).contains(&hour.position()), "{} seconds of an hour", hour.position());
+        // A deadline already passed: one step, and the bar full.
+        let passed = ProgressBar::hidden();
+        passed.set_length(60);
+        let (_, stats) = train_steps_until(
+            model,
+            &mut optim,
+            &refs,
+            &tables,
+            &loss,
+            50,
+            Some(Instant::now()),
+            &mut rng,
+            Some(&passed),
+        );
+        assert_eq!((stats.steps, passed.position()), (1, 60));
+    }
 }
