@@ -26,9 +26,11 @@
 #                      back-rank, and petteia-xxi on 10x8 and 12x8 (SENSITIVITY to change
 #                      the list; a variant runs only where its ruleset is in RULESETS)
 # then `latrunculi verdicts` over the three games.csv files -> verdicts.csv.
-# `run.sh networks` adds a fourth: networks/RULESET/, the network of issue 36's table
-# (experiments/az-all/RULESET/latest.az; the rulesets given, default every one that has
-# it) in self-play at 200 visits with the win-in-one check, as the table evaluates it;
+# `run.sh networks` adds a fourth: networks/RULESET/, the network of issue 36's table of
+# the twelve (experiments/az-all/twelve.csv: the imitation recipe's
+# experiments/az-all/imitate/RULESET/latest.az where its `recipe` is imitation, else the
+# self-play recipe's experiments/az-all/RULESET/latest.az; the rulesets given, default
+# every one that has it) in self-play at 200 visits with the win-in-one check, as the table evaluates it;
 # the same adaptive cell, but at most NET_GAMES games (default 50, one batch: a network's
 # ply costs about three times the search player's at 4000 nodes, README "Cost"), so its
 # interval is wider than +-0.05 unless NET_GAMES is raised (up to 400 on a cluster).
@@ -58,6 +60,16 @@ out=${OUT:-experiments/verdicts}
 weak=alphabeta:nodes=${WEAK:-1000}
 strong_nodes=${STRONG:-4000}
 strong=alphabeta:nodes=$strong_nodes
+# The network of a ruleset: its recipe's in NETS/twelve.csv (imitation: NETS/imitate/),
+# else NETS/RULESET/latest.az.
+net_of() { # RULESET
+  local recipe=""
+  [[ -f $nets/twelve.csv ]] && recipe=$(python3 -c '
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1], newline="")) if r.get("ruleset") == sys.argv[2]]
+print(rows[0].get("recipe", "") if rows else "")' "$nets/twelve.csv" "$1")
+  if [[ $recipe == imitation ]]; then echo "$nets/imitate/$1/latest.az"; else echo "$nets/$1/latest.az"; fi
+}
 usage="usage: run.sh [SHARD/SHARDS] | merge SHARDS | configs | verdicts | networks [RULESET ...] | settle [RULESET ...]"
 nets=${NETS:-experiments/az-all}
 net_games=${NET_GAMES:-50}
@@ -174,16 +186,17 @@ case ${1:-0/1} in
     picked=("$@")
     if (( ${#picked[@]} == 0 )); then
       for r in $all_rulesets; do
-        [[ -f $nets/$r/latest.az ]] && picked+=("$r")
+        [[ -f $(net_of "$r") ]] && picked+=("$r")
       done
     fi
     (( ${#picked[@]} > 0 )) || { echo "run.sh networks: no $nets/RULESET/latest.az yet" >&2; exit 1; }
     mkdir -p "$out/networks"
     for r in "${picked[@]}"; do
-      [[ -f $nets/$r/latest.az ]] || { echo "run.sh networks: no network $nets/$r/latest.az" >&2; exit 2; }
-      # The network of the ruleset's row in experiments/az-all's table, at NET_SIMS visits
-      # with the win-in-one check.
-      spec="az:model=$nets/$r/latest.az,sims=$net_sims,wincheck=1"
+      net=$(net_of "$r")
+      [[ -f $net ]] || { echo "run.sh networks: no network $net" >&2; exit 2; }
+      # The network of the ruleset's row in experiments/az-all's table of the twelve, at
+      # NET_SIMS visits with the win-in-one check.
+      spec="az:model=$net,sims=$net_sims,wincheck=1"
       experiment_file "networks/$r" "[\"$r\"]" "[[\"$spec\", \"$spec\"]]" "$net_games" "$net_first"
       "$bin" survey --config "$out/networks/$r.toml"
     done

@@ -211,7 +211,7 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
         .env("FIRST_RUNS", dir.join("runs"))
         .env("FIRST_OUT", dir.join("out"))
         .env("RUNS", dir.join("imitate-runs"))
-        .env("OUT", dir.join("imitate-out"))
+        .env("OUT", dir.join("out/imitate"))
         .env("TEMPLATE", dir.join("tiny.toml"))
         .env("IMITATE_STEPS", "3")
         .env("PLY_CAP", "60")
@@ -219,7 +219,7 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
         .output()
         .expect("bash runs");
     assert!(o.status.success(), "{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
-    let imitated = dir.join("imitate-out/kowalski");
+    let imitated = dir.join("out/imitate/kowalski");
     assert!(fs::symlink_metadata(dir.join("imitate-runs/kowalski/teacher")).unwrap().file_type().is_symlink());
     let taught: Vec<String> = times.lines().filter(|l| l.starts_with("teacher,")).map(String::from).collect();
     let imitate_times = fs::read_to_string(imitated.join("times.csv")).unwrap();
@@ -256,7 +256,7 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
     // twelve.sh runs a ruleset by the recipe its table records: here imitation, found
     // done, so nothing changes; a recipe it does not know is refused, naming it.
     let imitation_files =
-        || -> Vec<_> { files(&dir.join("imitate-runs")).into_iter().chain(files(&dir.join("imitate-out"))).collect() };
+        || -> Vec<_> { files(&dir.join("imitate-runs")).into_iter().chain(files(&dir.join("out/imitate"))).collect() };
     let before = imitation_files();
     let twelve = |recipe: &str| {
         let recipes = dir.join(format!("recipes-{recipe}.csv"));
@@ -266,7 +266,7 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
             .env("FIRST_RUNS", dir.join("runs"))
             .env("FIRST_OUT", dir.join("out"))
             .env("RUNS", dir.join("imitate-runs"))
-            .env("OUT", dir.join("imitate-out"))
+            .env("OUT", dir.join("out/imitate"))
             .env("TEMPLATE", dir.join("tiny.toml"))
             .env("IMITATE_STEPS", "3")
             .env("PLY_CAP", "60")
@@ -331,6 +331,23 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
     let row = table.lines().nth(1).unwrap_or_default();
     assert!(row.starts_with(&format!("kowalski,\"az:model={},wincheck=1\",sims=2,2,", model.display())), "{table}");
     assert_eq!(table.lines().count(), 2, "one cell: {table}");
+    // Where the table of the twelve gives kowalski the imitation recipe, its network is
+    // the imitation run's.
+    fs::write(dir.join("out/twelve.csv"), "ruleset,recipe\nkowalski,imitation\n").unwrap();
+    let o = Command::new("bash")
+        .arg(repo().join("experiments/verdicts/run.sh"))
+        .args(["networks", "kowalski"])
+        .env("LATRUNCULI", env!("CARGO_BIN_EXE_latrunculi"))
+        .env("OUT", dir.join("verdicts-imitation"))
+        .env("NETS", dir.join("out"))
+        .env("NET_GAMES", "2")
+        .env("NET_SIMS", "2")
+        .output()
+        .expect("bash runs");
+    assert!(o.status.success(), "{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    let config = fs::read_to_string(dir.join("verdicts-imitation/networks/kowalski.toml")).unwrap();
+    let imitation = dir.join("out/imitate/kowalski/latest.az");
+    assert!(config.contains(&format!("az:model={},sims=2", imitation.display())), "{config}");
     // A ruleset without a network is an error that names the file it looked for.
     let o = networks(&["xxi"]);
     assert!(!o.status.success());
