@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A trained network for every seed ruleset, taught by the search player (README.md here).
 #
-#   bash experiments/az-all/run.sh [RULESET ...]        (default: the twelve seed rulesets)
+#   bash experiments/az-all/run.sh [RULESET ...]        (default: the twelve seed rulesets, rulesets.txt)
 #   bash experiments/az-all/run.sh SHARD/SHARDS         (every SHARDS-th of the twelve)
 #
 # Per ruleset, each step resumable and skipped once done:
@@ -60,20 +60,8 @@ runs=${RUNS:-runs/az-all}
 out=${OUT:-experiments/az-all}
 source experiments/az-all/trained_ply_cap.sh
 source experiments/az-all/teacher.sh
-seed_rulesets=(kowalski kowalski-parcae classical xxi single-stone-xxi petteia-xxi common back-rank savard falkener bell schadler)
-
-rulesets=()
-if [[ $# -eq 1 && $1 =~ ^([0-9]+)/([1-9][0-9]*)$ ]]; then
-  k=${BASH_REMATCH[1]} n=${BASH_REMATCH[2]}
-  (( k < n )) || { echo "run.sh: shard $k of $n (shards are 0..$((n - 1)))" >&2; exit 2; }
-  for i in "${!seed_rulesets[@]}"; do
-    (( i % n == k )) && rulesets+=("${seed_rulesets[$i]}")
-  done
-elif [[ $# -gt 0 ]]; then
-  rulesets=("$@")
-else
-  rulesets=("${seed_rulesets[@]}")
-fi
+source experiments/az-all/pick_rulesets.sh
+pick_rulesets run.sh "$@"
 
 # The ply cap of a ruleset's games: PLY_CAP, or 400 where strong games run long, else 200.
 ply_cap() { # RULESET

@@ -14,20 +14,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 recipes=${RECIPES:-experiments/az-all/twelve.csv}
-mapfile -t seed_rulesets < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' experiments/az-all/rulesets.txt)
-
-rulesets=()
-if [[ $# -eq 1 && $1 =~ ^([0-9]+)/([1-9][0-9]*)$ ]]; then
-  k=${BASH_REMATCH[1]} n=${BASH_REMATCH[2]}
-  (( k < n )) || { echo "twelve.sh: shard $k of $n (shards are 0..$((n - 1)))" >&2; exit 2; }
-  for i in "${!seed_rulesets[@]}"; do
-    (( i % n == k )) && rulesets+=("${seed_rulesets[$i]}")
-  done
-elif [[ $# -gt 0 ]]; then
-  rulesets=("$@")
-else
-  rulesets=("${seed_rulesets[@]}")
-fi
+source experiments/az-all/pick_rulesets.sh
+pick_rulesets twelve.sh "$@"
 
 # The recipe twelve.csv records for a ruleset (its `recipe` column), selfplay if none.
 recipe_of() { # RULESET

@@ -207,17 +207,21 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
     // On the same teacher games as run.sh: linked, not played again, their seconds counted
     // in the hour; run.sh's template with the warm start alone (3 steps here, and the
     // rest of the hour as its time limit), then the same evaluations.
-    let o = az_all_script("imitate.sh")
-        .env("FIRST_RUNS", dir.join("runs"))
-        .env("FIRST_OUT", dir.join("out"))
-        .env("RUNS", dir.join("imitate-runs"))
-        .env("OUT", dir.join("out/imitate"))
-        .env("TEMPLATE", dir.join("tiny.toml"))
-        .env("IMITATE_STEPS", "3")
-        .env("PLY_CAP", "60")
-        .env("HOUR", "1000")
-        .output()
-        .expect("bash runs");
+    // imitate.sh's settings here (also for twelve.sh, which passes them on).
+    let imitating = |script: &str| {
+        let mut command = az_all_script(script);
+        command
+            .env("FIRST_RUNS", dir.join("runs"))
+            .env("FIRST_OUT", dir.join("out"))
+            .env("RUNS", dir.join("imitate-runs"))
+            .env("OUT", dir.join("out/imitate"))
+            .env("TEMPLATE", dir.join("tiny.toml"))
+            .env("IMITATE_STEPS", "3")
+            .env("PLY_CAP", "60")
+            .env("HOUR", "1000");
+        command
+    };
+    let o = imitating("imitate.sh").output().expect("bash runs");
     assert!(o.status.success(), "{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
     let imitated = dir.join("out/imitate/kowalski");
     assert!(fs::symlink_metadata(dir.join("imitate-runs/kowalski/teacher")).unwrap().file_type().is_symlink());
@@ -261,18 +265,7 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
     let twelve = |recipe: &str| {
         let recipes = dir.join(format!("recipes-{recipe}.csv"));
         fs::write(&recipes, format!("ruleset,recipe,score_ab3\nxxi,selfplay,0.77\nkowalski,{recipe},0.5\n")).unwrap();
-        az_all_script("twelve.sh")
-            .env("RECIPES", &recipes)
-            .env("FIRST_RUNS", dir.join("runs"))
-            .env("FIRST_OUT", dir.join("out"))
-            .env("RUNS", dir.join("imitate-runs"))
-            .env("OUT", dir.join("out/imitate"))
-            .env("TEMPLATE", dir.join("tiny.toml"))
-            .env("IMITATE_STEPS", "3")
-            .env("PLY_CAP", "60")
-            .env("HOUR", "1000")
-            .output()
-            .expect("bash runs")
+        imitating("twelve.sh").env("RECIPES", &recipes).output().expect("bash runs")
     };
     let o = twelve("imitation");
     let err = String::from_utf8_lossy(&o.stderr);
