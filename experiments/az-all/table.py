@@ -132,12 +132,13 @@ def twelve(folder: Path) -> list:
         "selfplay": {r["ruleset"]: r for r in table_rows(folder)},
         "imitation": {r["ruleset"]: r for r in table_rows(folder / "imitate")} if (folder / "imitate").is_dir() else {},
     }
+    # The columns of a ruleset neither recipe has run: those of any row, empty.
+    empty = {k: "" for rows in recipes.values() for r in list(rows.values())[:1] for k in r if k != "ruleset"}
     table = []
     for name in (n for n in names if n):
         runs = {k: rows[name] for k, rows in recipes.items() if name in rows}
         recipe = max(runs, key=lambda k: (rank(runs[k]), k == "selfplay")) if runs else "selfplay"
         row = {"ruleset": name, "recipe": recipe}
-        empty = {k: "" for k in next(iter(recipes["selfplay"].values()), {"ruleset": ""}) if k != "ruleset"}
         row.update({k: v for k, v in runs.get(recipe, empty).items() if k != "ruleset"})
         for k in recipes:
             row[f"score_ab3_{k}"] = runs[k]["score_ab3"] if k in runs else ""

@@ -15,20 +15,11 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 recipes=${RECIPES:-experiments/az-all/twelve.csv}
 source experiments/az-all/pick_rulesets.sh
+source experiments/az-all/recipe_of.sh
 pick_rulesets twelve.sh "$@"
 
-# The recipe twelve.csv records for a ruleset (its `recipe` column), selfplay if none.
-recipe_of() { # RULESET
-  [[ -f $recipes ]] || { echo selfplay; return; }
-  python3 - "$recipes" "$1" <<'PY'
-import csv, sys
-rows = [r for r in csv.DictReader(open(sys.argv[1], newline="")) if r.get("ruleset") == sys.argv[2]]
-print(rows[0].get("recipe") or "selfplay" if rows else "selfplay")
-PY
-}
-
 for r in "${rulesets[@]}"; do
-  recipe=$(recipe_of "$r")
+  recipe=$(recipe_of "$recipes" "$r")
   echo "twelve.sh: $r by the $recipe recipe" >&2
   case $recipe in
     selfplay) bash experiments/az-all/run.sh "$r" ;;

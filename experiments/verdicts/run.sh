@@ -62,13 +62,13 @@ strong_nodes=${STRONG:-4000}
 strong=alphabeta:nodes=$strong_nodes
 # The network of a ruleset: its recipe's in NETS/twelve.csv (imitation: NETS/imitate/),
 # else NETS/RULESET/latest.az.
+source experiments/az-all/recipe_of.sh
 net_of() { # RULESET
-  local recipe=""
-  [[ -f $nets/twelve.csv ]] && recipe=$(python3 -c '
-import csv, sys
-rows = [r for r in csv.DictReader(open(sys.argv[1], newline="")) if r.get("ruleset") == sys.argv[2]]
-print(rows[0].get("recipe", "") if rows else "")' "$nets/twelve.csv" "$1")
-  if [[ $recipe == imitation ]]; then echo "$nets/imitate/$1/latest.az"; else echo "$nets/$1/latest.az"; fi
+  if [[ $(recipe_of "$nets/twelve.csv" "$1") == imitation ]]; then
+    echo "$nets/imitate/$1/latest.az"
+  else
+    echo "$nets/$1/latest.az"
+  fi
 }
 usage="usage: run.sh [SHARD/SHARDS] | merge SHARDS | configs | verdicts | networks [RULESET ...] | settle [RULESET ...]"
 nets=${NETS:-experiments/az-all}
