@@ -76,14 +76,15 @@ def main() -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(8, 5))
-    # Twelve lines: a colour each (tab20 has twenty) and markers in turn, so that no two
-    # rulesets look alike.
-    colours = plt.get_cmap("tab20").colors
+    # Twelve lines: a colour each, tab20's ten dark shades before its ten light ones, and
+    # markers in turn, so that no two rulesets look alike.
+    tab20 = plt.get_cmap("tab20").colors
+    colours = tab20[0::2] + tab20[1::2]
     markers = "osD^v<>p"
     for i, name in enumerate(sorted({r["ruleset"] for r in out})):
         pts = sorted((float(r["wall_s"]) / 60, float(r["elo"])) for r in out if r["ruleset"] == name)
         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=markers[i % len(markers)],
-                color=colours[(2 * i) % 20 + (2 * i) // 20], label=name)
+                color=colours[i % len(colours)], label=name)
     ax.axhline(0, color="grey", lw=0.8, ls="--")
     ax.set_xlabel("wall-clock minutes of the ruleset's hour (the teacher's games, then training)")
     ax.set_ylabel("Elo (alphabeta:depth=3 = 0)")
