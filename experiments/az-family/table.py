@@ -32,6 +32,8 @@ def main() -> None:
     here = Path(__file__).resolve().parent
     family = Path(sys.argv[1]) if len(sys.argv) > 1 else here
     separate = Path(sys.argv[2]) if len(sys.argv) > 2 else here.parent / "az-all"
+    if not family.is_dir():
+        sys.exit(f"table.py: no folder {family} (the family's folder: experiments/az-family by default)")
     table = []
     for m in MEMBERS:
         row = {"ruleset": m}
