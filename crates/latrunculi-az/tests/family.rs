@@ -3,7 +3,7 @@
 //! rulesets it refuses.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use latrunculi_agents::AgentSpec;
 use latrunculi_az::train::{RunOptions, run};
