@@ -181,8 +181,9 @@ PY
   for it in $points; do
     ckpt=$(printf '%s/%s/checkpoints/iter-%04d.az' "$out" "$r" "$it")
     name=$(printf '%s/%s/curve/iter-%04d' "$out" "$r" "$it")
-    # The last checkpoint is saved twice, as latest.az too (which is committed).
-    [[ -f $ckpt || $it != "$last" ]] || ckpt=$out/$r/latest.az
+    # The last checkpoint is saved twice, as latest.az too (which is committed); its games
+    # already played from the checkpoint are not resumed under the other name.
+    [[ -f $ckpt || $it != "$last" || -f $name-games.csv ]] || ckpt=$out/$r/latest.az
     if [[ ! -f $ckpt ]]; then
       echo "run.sh: $ckpt is missing (checkpoints are not committed): no more games for iteration $it of $r's curve" >&2
       continue
