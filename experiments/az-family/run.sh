@@ -93,6 +93,7 @@ if [[ ! -f $out/family/done ]]; then
     { echo "az-family/run.sh: $template must set [selfplay] ply_cap = @PLY_CAP@" >&2; exit 2; }
   t0=$SECONDS
   "$bin" train --config "$config" --out "$out/family" --quiet --resume
+  [[ -f $out/family/times.csv ]] || echo "step,seconds" > "$out/family/times.csv"
   echo "train,$((SECONDS - t0))" >> "$out/family/times.csv"
   touch "$out/family/done"
 fi

@@ -181,6 +181,14 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
     for ((p, a), (_, b)) in before.iter().zip(&after) {
         assert!(a == b, "{} changed on the second run", p.display());
     }
+    // A fresh clone has no checkpoints (they are not committed): the curve's points are
+    // found played, the last one not replayed under latest.az, and nothing else changes.
+    fs::remove_dir_all(out.join("checkpoints")).unwrap();
+    let before = files(&out);
+    let o = run_script(&dir, Some("60"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(files(&out) == before, "a run without checkpoints changed files");
+    let after: Vec<_> = files(&dir.join("runs")).into_iter().chain(files(&out)).collect();
     // At another cap (kowalski's own 200) the run is refused, naming the cap its games
     // were played at, and nothing changes.
     let o = run_script(&dir, None);

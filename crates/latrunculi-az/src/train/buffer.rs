@@ -1,6 +1,7 @@
 //! The replay buffer of a training run: the samples of the most recent games, and its
 //! file format (`buffer-NNNN.bin`).
 
+use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use latrunculi_rules::fnv1a;
@@ -18,6 +19,30 @@ pub struct ReplayBuffer {
 const BUFFER_MAGIC_V1: &[u8; 10] = b"LATAZ-BUF\n";
 /// The current format: v1's fields plus legal moves, score, root value and policy flag.
 const BUFFER_MAGIC: &[u8; 10] = b"LATAZ-BF2\n";
+
+/// FNV-1a's offset basis and prime ([`fnv1a`], computed as the bytes are written).
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x100_0000_01b3;
+
+/// A writer that passes bytes on and keeps their FNV-1a hash.
+struct HashingWriter<W: Write> {
+    inner: W,
+    hash: u64,
+}
+
+impl<W: Write> Write for HashingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        for &b in &buf[..n] {
+            self.hash = (self.hash ^ b as u64).wrapping_mul(FNV_PRIME);
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
 
 impl ReplayBuffer {
     /// Adds a game's samples, dropping the oldest games beyond `window`.
@@ -48,37 +73,45 @@ impl ReplayBuffer {
         self.games.iter().flatten().collect()
     }
 
-    /// Serialises the buffer (see the module docs for the file).
+    /// Serialises the buffer (see the module docs for the file) into memory.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
-        out.extend_from_slice(BUFFER_MAGIC);
-        out.extend_from_slice(&(self.games.len() as u32).to_le_bytes());
+        self.write_to(&mut out).expect("writing to memory cannot fail");
+        out
+    }
+
+    /// Writes the bytes of [`ReplayBuffer::to_bytes`] to `w` as they are made, without a
+    /// copy of the whole buffer in memory (a buffer of a long run is gigabytes).
+    pub fn write_to(&self, w: &mut impl Write) -> std::io::Result<()> {
+        let mut out = HashingWriter { inner: BufWriter::with_capacity(1 << 20, w), hash: FNV_OFFSET };
+        out.write_all(BUFFER_MAGIC)?;
+        out.write_all(&(self.games.len() as u32).to_le_bytes())?;
         for g in &self.games {
-            out.extend_from_slice(&(g.len() as u32).to_le_bytes());
+            out.write_all(&(g.len() as u32).to_le_bytes())?;
             for s in g {
-                out.extend_from_slice(&s.ply.to_le_bytes());
-                out.extend_from_slice(&s.value.to_le_bytes());
-                out.extend_from_slice(&(s.obs.len() as u32).to_le_bytes());
+                out.write_all(&s.ply.to_le_bytes())?;
+                out.write_all(&s.value.to_le_bytes())?;
+                out.write_all(&(s.obs.len() as u32).to_le_bytes())?;
                 for x in &s.obs {
-                    out.extend_from_slice(&x.to_le_bytes());
+                    out.write_all(&x.to_le_bytes())?;
                 }
-                out.extend_from_slice(&(s.policy.len() as u32).to_le_bytes());
+                out.write_all(&(s.policy.len() as u32).to_le_bytes())?;
                 for (a, p) in &s.policy {
-                    out.extend_from_slice(&a.to_le_bytes());
-                    out.extend_from_slice(&p.to_le_bytes());
+                    out.write_all(&a.to_le_bytes())?;
+                    out.write_all(&p.to_le_bytes())?;
                 }
-                out.extend_from_slice(&(s.legal.len() as u32).to_le_bytes());
+                out.write_all(&(s.legal.len() as u32).to_le_bytes())?;
                 for a in &s.legal {
-                    out.extend_from_slice(&a.to_le_bytes());
+                    out.write_all(&a.to_le_bytes())?;
                 }
-                out.extend_from_slice(&s.score.to_le_bytes());
-                out.extend_from_slice(&s.root_q.to_le_bytes());
-                out.extend_from_slice(&(s.policy_valid as u32).to_le_bytes());
+                out.write_all(&s.score.to_le_bytes())?;
+                out.write_all(&s.root_q.to_le_bytes())?;
+                out.write_all(&(s.policy_valid as u32).to_le_bytes())?;
             }
         }
-        let sum = fnv1a(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
-        out
+        let sum = out.hash;
+        out.inner.write_all(&sum.to_le_bytes())?;
+        out.inner.flush()
     }
 
     /// Reads a buffer written by [`ReplayBuffer::to_bytes`]; `path` is named in errors.
@@ -136,5 +169,41 @@ impl ReplayBuffer {
             buf.games.push_back(g);
         }
         Ok(buf)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(i: u32) -> Sample {
+        Sample {
+            obs: vec![i as f32, 0.5, -1.0],
+            policy: vec![(i, 0.75), (i + 1, 0.25)],
+            value: if i % 2 == 0 { 1.0 } else { -1.0 },
+            ply: i,
+            legal: vec![i, i + 1, i + 7],
+            score: 0.25 * i as f32,
+            root_q: -0.5,
+            policy_valid: i % 3 != 0,
+        }
+    }
+
+    #[test]
+    fn the_streamed_file_reads_back_and_its_checksum_is_fnv1a_of_the_body() {
+        let mut buf = ReplayBuffer::default();
+        buf.push((0..3).map(sample).collect(), 10);
+        buf.push((3..8).map(sample).collect(), 10);
+        let mut streamed = Vec::new();
+        buf.write_to(&mut streamed).unwrap();
+        assert_eq!(streamed, buf.to_bytes());
+        let (body, sum) = streamed.split_at(streamed.len() - 8);
+        assert_eq!(u64::from_le_bytes(sum.try_into().unwrap()), fnv1a(body));
+        let path = Path::new("buffer-0001.bin");
+        assert_eq!(ReplayBuffer::from_bytes(&streamed, path).unwrap(), buf);
+        // One changed byte is caught by the checksum.
+        let mut bad = streamed.clone();
+        bad[20] ^= 1;
+        assert!(ReplayBuffer::from_bytes(&bad, path).is_err());
     }
 }

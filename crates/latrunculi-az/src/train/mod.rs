@@ -38,7 +38,7 @@ use burn::module::Module;
 use burn::optim::{AdamWConfig, ModuleOptimizer, OptimizerRecord};
 use burn::tensor::Bytes;
 use indicatif::{ProgressBar, ProgressStyle};
-use latrunculi_files::write_atomic;
+use latrunculi_files::{write_atomic, write_atomic_with};
 use latrunculi_rules::{Color, FastRng, Ruleset, splitmix64};
 use serde::{Deserialize, Serialize};
 
@@ -613,7 +613,8 @@ impl<'a> Run<'a> {
         let opt_bytes = progress.optim.to_record().into_bytes().map_err(|e| AzError::file(&opt_path, e))?;
         write_atomic(&opt_path, &opt_bytes).map_err(|e| AzError::io(&opt_path, "cannot write", e))?;
         let buf_path = state_file(out, "buffer", it);
-        write_atomic(&buf_path, &progress.buffer.to_bytes()).map_err(|e| AzError::io(&buf_path, "cannot write", e))
+        write_atomic_with(&buf_path, |f| progress.buffer.write_to(f))
+            .map_err(|e| AzError::io(&buf_path, "cannot write", e))
     }
 
     /// The commit point of an iteration: `state.toml`, then the other iterations'
