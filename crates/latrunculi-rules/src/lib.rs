@@ -29,7 +29,7 @@ pub use notation::{
 pub use position::{DEFAULT_PLY_CAP, EffectKind, Effects, Position, PositionError};
 pub use record::{GameRecord, RecordError, RecordMove, RecordedResult};
 pub use replay::{MoveStatus, ReplayOptions, ReplayReport, ReplayedMove, ResultVerdict, replay};
-pub use rng::{FastRng, fnv1a, splitmix64};
+pub use rng::{FastRng, Fnv1a, fnv1a, splitmix64};
 pub use ruleset::{ParamDescription, Rules, Ruleset, RulesetError};
 pub use setup::{Setup, SetupError};
 pub use spec::{BoardSize, DEFAULT_RULES_DIR, LabelError, ParamChange, RulesetBase, RulesetSpec};

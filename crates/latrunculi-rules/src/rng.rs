@@ -13,12 +13,36 @@ pub const fn splitmix64(x: u64) -> u64 {
 
 /// FNV-1a (64 bits) of `bytes`: stable across runs, versions and platforms.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x100_0000_01b3);
+    let mut h = Fnv1a::default();
+    h.update(bytes);
+    h.finish()
+}
+
+/// [`fnv1a`] computed a piece at a time, for bytes never held together (a file written
+/// as it is made): `update` with each piece in turn, and `finish` is [`fnv1a`] of the
+/// pieces joined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fnv1a(u64);
+
+impl Default for Fnv1a {
+    fn default() -> Self {
+        Fnv1a(0xcbf2_9ce4_8422_2325)
     }
-    h
+}
+
+impl Fnv1a {
+    /// Hashes the next piece of the bytes.
+    pub fn update(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= b as u64;
+            self.0 = self.0.wrapping_mul(0x100_0000_01b3);
+        }
+    }
+
+    /// The hash of every piece given so far.
+    pub fn finish(self) -> u64 {
+        self.0
+    }
 }
 
 /// An xorshift64* generator. Not for cryptography; uniform enough for move choice.

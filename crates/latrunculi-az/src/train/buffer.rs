@@ -4,7 +4,7 @@
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-use latrunculi_rules::fnv1a;
+use latrunculi_rules::{Fnv1a, fnv1a};
 
 use crate::AzError;
 use crate::selfplay::Sample;
@@ -20,22 +20,16 @@ const BUFFER_MAGIC_V1: &[u8; 10] = b"LATAZ-BUF\n";
 /// The current format: v1's fields plus legal moves, score, root value and policy flag.
 const BUFFER_MAGIC: &[u8; 10] = b"LATAZ-BF2\n";
 
-/// FNV-1a's offset basis and prime ([`fnv1a`], computed as the bytes are written).
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_PRIME: u64 = 0x100_0000_01b3;
-
 /// A writer that passes bytes on and keeps their FNV-1a hash.
 struct HashingWriter<W: Write> {
     inner: W,
-    hash: u64,
+    hash: Fnv1a,
 }
 
 impl<W: Write> Write for HashingWriter<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let n = self.inner.write(buf)?;
-        for &b in &buf[..n] {
-            self.hash = (self.hash ^ b as u64).wrapping_mul(FNV_PRIME);
-        }
+        self.hash.update(&buf[..n]);
         Ok(n)
     }
 
@@ -83,7 +77,7 @@ impl ReplayBuffer {
     /// Writes the bytes of [`ReplayBuffer::to_bytes`] to `w` as they are made, without a
     /// copy of the whole buffer in memory (a buffer of a long run is gigabytes).
     pub fn write_to(&self, w: &mut impl Write) -> std::io::Result<()> {
-        let mut out = HashingWriter { inner: BufWriter::with_capacity(1 << 20, w), hash: FNV_OFFSET };
+        let mut out = HashingWriter { inner: BufWriter::with_capacity(1 << 20, w), hash: Fnv1a::default() };
         out.write_all(BUFFER_MAGIC)?;
         out.write_all(&(self.games.len() as u32).to_le_bytes())?;
         for g in &self.games {
@@ -109,7 +103,7 @@ impl ReplayBuffer {
                 out.write_all(&(s.policy_valid as u32).to_le_bytes())?;
             }
         }
-        let sum = out.hash;
+        let sum = out.hash.finish();
         out.inner.write_all(&sum.to_le_bytes())?;
         out.inner.flush()
     }
