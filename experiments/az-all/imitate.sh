@@ -32,21 +32,11 @@ steps=${IMITATE_STEPS:-1000000}
 [[ $steps =~ ^[1-9][0-9]*$ ]] || { echo "imitate.sh: IMITATE_STEPS must be a whole number above 0, not '$steps'" >&2; exit 2; }
 [[ -f $template ]] || { echo "imitate.sh: no template $template" >&2; exit 2; }
 
-# The imitation template: TEMPLATE with its iterations, its warm start's steps (and a
-# time limit after them) and keep_in_buffer changed; each change checked before anything
-# is written.
-derived=$(sed -e 's/^iterations = [0-9][0-9]*\( *#.*\)\{0,1\}$/iterations = 0  # imitation: the warm start alone/' \
-  -e "/^\[warmstart\]/,/^\[/{s/^steps = [0-9][0-9]*\( *#.*\)\{0,1\}\$/steps = $steps  # imitation: as many as time_limit_s allows\ntime_limit_s = @TIME_LIMIT@/;s/^keep_in_buffer = true/keep_in_buffer = false  # imitation: no self-play follows/}" \
-  "$template")
-grep -q '^iterations = 0  # imitation' <<< "$derived" ||
-  { echo "imitate.sh: $template has no top-level 'iterations = N' line to set to 0" >&2; exit 2; }
-grep -q "^steps = $steps  # imitation" <<< "$derived" ||
-  { echo "imitate.sh: $template has no 'steps = N' line in its [warmstart] section" >&2; exit 2; }
-mkdir -p "$runs"
+# The imitation template (imitation_template.sh: each change checked before anything is
+# written).
+source experiments/az-all/imitation_template.sh
 imitate_template=$runs/template-imitate.toml
-# Replaced whole (another imitate.sh may be reading it).
-printf '%s\n' "$derived" > "$imitate_template.$$"
-mv -f "$imitate_template.$$" "$imitate_template"
+imitation_template "$template" "$steps" "$imitate_template"
 
 for r in "$@"; do
   mkdir -p "$runs/$r" "$out/$r"

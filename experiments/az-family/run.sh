@@ -1,27 +1,49 @@
 #!/usr/bin/env bash
-# One network for the XXI family against four separate networks, at equal total compute
-# (README.md here).
+# One network for a family of rulesets on one board against one separate network per
+# member, at equal total compute (README.md here). By default the XXI family.
 #
 #   bash experiments/az-family/run.sh
+#   bash experiments/az-family/run.sh teachers   # steps 1 and the teacher games of 2 only
+#   FAMILY="kowalski kowalski-parcae common back-rank" OUT=experiments/az-family/kowalski-12x8 \
+#     bash experiments/az-family/run.sh
 #
-# 1. The four separate networks: experiments/az-all/run.sh on xxi, classical and
-#    single-stone-xxi (their own 10x8 board) and petteia-xxi@10x8 (moved from its 8x8
-#    board to the family's), each within HOUR seconds, teacher games included.
-# 2. The family network (experiments/az-family/family/): the recipe of
-#    experiments/az-all/template.toml with `family = [...]`, warm-started on the four
-#    teacher datasets of step 1 (a replay window of 4 x the template's window_games),
-#    trained for 4 x HOUR less the four teachers' seconds, its self-play capped at the
-#    largest of the members' ply caps (each member's is its separate training's). A
-#    member's teacher games gone since it was trained (runs/ is not committed) are
-#    played again first, the same games, untimed.
-# 3. Evaluation per ruleset, at the member's ply cap: the family network at 200 visits
+# 1. The separate networks: experiments/az-all/run.sh on each member (the XXI family:
+#    xxi, classical and single-stone-xxi on their own 10x8 board and petteia-xxi@10x8,
+#    moved from its 8x8 board to the family's), each within HOUR seconds, teacher games
+#    included; a member already trained there is left as it is.
+# 2. The family network (OUT/family/): the recipe of TEMPLATE with `family = [...]`,
+#    warm-started on the N members' teacher datasets of step 1 (a replay window of N x
+#    the template's window_games), trained for N x HOUR less the N teachers' seconds,
+#    its self-play capped at the largest of the members' ply caps (each member's is its
+#    separate training's). A member's teacher games gone since it was trained (runs/ is
+#    not committed) are played again first, the same games, untimed.
+# 3. Evaluation per member, at the member's ply cap: the family network at 200 visits
 #    with the win-in-one check against alphabeta:depth=3 (eval --sprt 0,100, at most 100
-#    games) and against the separate network of that ruleset (at most 100 games).
+#    games) and against the separate network of that member (at most 100 games).
+# `run.sh teachers` stops before the family's training, once the separate networks are
+# trained and every member's teacher games are on the machine (untimed where they are
+# played again), so that the timed training can run later alone on the machine.
 # Every step resumes; the environment of experiments/az-all/run.sh applies (HOUR,
-# TEACHER_GAMES, ...). Results: experiments/az-family/family/ and table.csv
-# (python3 experiments/az-family/table.py).
+# TEACHER_GAMES, ...). Also: FAMILY, the members (space-separated labels as
+# `latrunculi rules` and az-all/run.sh take them, RULESET or RULESET@WxH, all on one
+# board; default "xxi classical single-stone-xxi petteia-xxi@10x8"); OUT, the folder
+# (default experiments/az-family); TEMPLATE, the recipe (default
+# experiments/az-all/template.toml); RECIPE, `selfplay` (default: TEMPLATE as it is) or
+# `imitation` (TEMPLATE changed as experiments/az-all/imitate.sh changes it, with
+# IMITATE_STEPS, default 1000000: the warm start alone for the whole time); SEPARATE,
+# which separate network a member is compared with: `selfplay` (default,
+# ALL/RULESET/latest.az, az-all/run.sh's) or `best`
+# (the recipe ALL/twelve.csv records for it: ALL/imitate/RULESET/latest.az where that is
+# imitation). Results: OUT/family/ (members.txt lists the members) and OUT/table.csv
+# (python3 experiments/az-family/table.py OUT).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+teachers_only=0
+case ${1-} in
+  "") ;;
+  teachers) teachers_only=1 ;;
+  *) echo "usage: bash experiments/az-family/run.sh [teachers]" >&2; exit 2 ;;
+esac
 bin=${LATRUNCULI:-target/release/latrunculi}
 hour=${HOUR:-3600}
 runs=${RUNS:-runs/az-all}
@@ -29,13 +51,48 @@ all=${ALL:-experiments/az-all}
 out=${OUT:-experiments/az-family}
 eval_games=${EVAL_GAMES:-100}
 template=${TEMPLATE:-experiments/az-all/template.toml}
-members=(xxi classical single-stone-xxi petteia-xxi@10x8)
+recipe=${RECIPE:-selfplay}
+case $recipe in
+  selfplay) ;;
+  imitation)
+    source experiments/az-all/imitation_template.sh
+    imitation_template "$template" "${IMITATE_STEPS:-1000000}" "$runs/family-template-imitation.toml"
+    template=$runs/family-template-imitation.toml ;;
+  *) echo "az-family/run.sh: RECIPE must be selfplay or imitation, not '$recipe'" >&2; exit 2 ;;
+esac
+read -ra members <<< "${FAMILY:-xxi classical single-stone-xxi petteia-xxi@10x8}"
+n=${#members[@]}
+(( n >= 2 )) || { echo "az-family/run.sh: FAMILY must name at least two rulesets" >&2; exit 2; }
+separate_recipe=${SEPARATE:-selfplay}
+[[ $separate_recipe == selfplay || $separate_recipe == best ]] ||
+  { echo "az-family/run.sh: SEPARATE must be selfplay or best, not '$separate_recipe'" >&2; exit 2; }
+# The family's board: the first member's (RULESET@WxH's WxH, else its own board).
+first=${members[0]}
+if [[ $first == *@* ]]; then
+  board=${first#*@}
+else
+  board=$("$bin" rules | awk -v r="$first" 'NR > 1 && $1 == r { print $2 }')
+fi
+[[ $board =~ ^[0-9]+x[0-9]+$ ]] || { echo "az-family/run.sh: no board for '$first' (latrunculi rules)" >&2; exit 2; }
+# The family's rulesets by id (the board is the family's): ruleset = the first, family = the rest.
+family_ids=""
+for m in "${members[@]:1}"; do family_ids="$family_ids\"${m%%@*}\", "; done
 
 RUNS=$runs OUT=$all bash experiments/az-all/run.sh "${members[@]}"
 
 mkdir -p "$out/family"
+printf '%s\n' "${members[@]}" > "$out/family/members.txt"
 source experiments/az-all/trained_ply_cap.sh
 source experiments/az-all/teacher.sh
+source experiments/az-all/recipe_of.sh
+# The separate network a member is compared with (SEPARATE above).
+separate_net() { # MEMBER
+  if [[ $separate_recipe == best && $(recipe_of "$all/twelve.csv" "$1") == imitation ]]; then
+    echo "$all/imitate/$1/latest.az"
+  else
+    echo "$all/$1/latest.az"
+  fi
+}
 # A member's ply cap: its separate training's (az-all/run.sh chose it and recorded it).
 member_cap() { # MEMBER
   local c
@@ -65,6 +122,11 @@ restore_teacher() { # MEMBER CAP
   fi
   echo "$more" > "$runs/$m/teacher-more.games"
 }
+if (( teachers_only )); then
+  for m in "${members[@]}"; do restore_teacher "$m" "$(member_cap "$m")"; done
+  echo "az-family/run.sh: the separate networks and the teacher games of ${members[*]} are ready in $runs" >&2
+  exit 0
+fi
 # The family's training, which alone needs the teacher games (so a run resumed for its
 # evaluations needs neither them nor a new configuration).
 if [[ ! -f $out/family/done ]]; then
@@ -81,12 +143,12 @@ if [[ ! -f $out/family/done ]]; then
     # run.sh's count of the member's extra teacher games (0: none were played).
     (( $(cat "$runs/$m/teacher-more.games") > 0 )) && datasets="$datasets\"$runs/$m/teacher-more\", "
   done
-  limit=$((4 * hour - teacher_s))
-  # Four members' teacher games: a window four times the template's keeps them all.
-  window=$(awk -F' *= *' '$1 == "window_games" { print 4 * $2 }' "$template")
+  limit=$((n * hour - teacher_s))
+  # N members' teacher games: a window N times the template's keeps them all.
+  window=$(awk -F' *= *' -v n="$n" '$1 == "window_games" { print n * $2 }' "$template")
   [[ -n $window ]] || { echo "az-family/run.sh: no window_games in $template" >&2; exit 2; }
   config=$out/family.toml
-  sed -e "s|^window_games = .*|window_games = $window|" -e 's|^ruleset = "@RULESET@"|ruleset = "xxi"\nfamily = ["classical", "single-stone-xxi", "petteia-xxi"]\nboard = "10x8"|' \
+  sed -e "s|^window_games = .*|window_games = $window|" -e "s|^ruleset = \"@RULESET@\"|ruleset = \"${first%%@*}\"\nfamily = [${family_ids%, }]\nboard = \"$board\"|" \
     -e "s|^datasets = \[@TEACHER@\]|datasets = [${datasets%, }]|" -e "/^#/!s|@TIME_LIMIT@|$limit|" \
     -e "/^#/!s|@PLY_CAP@|$cap|" "$template" > "$config"
   grep -q "^ply_cap = $cap\$" "$config" ||
@@ -104,7 +166,7 @@ for m in "${members[@]}"; do
   for vs in ab3 separate; do
     case $vs in
       ab3) opponent=alphabeta:depth=3 ;;
-      separate) opponent="az:model=$all/$m/latest.az,sims=200,wincheck=1" ;;
+      separate) opponent="az:model=$(separate_net "$m"),sims=200,wincheck=1" ;;
     esac
     name=$out/family/$m-vs-$vs
     resume=""
