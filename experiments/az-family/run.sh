@@ -51,15 +51,6 @@ all=${ALL:-experiments/az-all}
 out=${OUT:-experiments/az-family}
 eval_games=${EVAL_GAMES:-100}
 template=${TEMPLATE:-experiments/az-all/template.toml}
-recipe=${RECIPE:-selfplay}
-case $recipe in
-  selfplay) ;;
-  imitation)
-    source experiments/az-all/imitation_template.sh
-    imitation_template "$template" "${IMITATE_STEPS:-1000000}" "$runs/family-template-imitation.toml"
-    template=$runs/family-template-imitation.toml ;;
-  *) echo "az-family/run.sh: RECIPE must be selfplay or imitation, not '$recipe'" >&2; exit 2 ;;
-esac
 read -ra members <<< "${FAMILY:-xxi classical single-stone-xxi petteia-xxi@10x8}"
 n=${#members[@]}
 (( n >= 2 )) || { echo "az-family/run.sh: FAMILY must name at least two rulesets" >&2; exit 2; }
@@ -74,6 +65,16 @@ else
   board=$("$bin" rules | awk -v r="$first" 'NR > 1 && $1 == r { print $2 }')
 fi
 [[ $board =~ ^[0-9]+x[0-9]+$ ]] || { echo "az-family/run.sh: no board for '$first' (latrunculi rules)" >&2; exit 2; }
+# The recipe, last of the checks: the imitation template is written only once the rest is valid.
+recipe=${RECIPE:-selfplay}
+case $recipe in
+  selfplay) ;;
+  imitation)
+    source experiments/az-all/imitation_template.sh
+    imitation_template "$template" "${IMITATE_STEPS:-1000000}" "$runs/family-template-imitation.toml"
+    template=$runs/family-template-imitation.toml ;;
+  *) echo "az-family/run.sh: RECIPE must be selfplay or imitation, not '$recipe'" >&2; exit 2 ;;
+esac
 # The family's rulesets by id (the board is the family's): ruleset = the first, family = the rest.
 family_ids=""
 for m in "${members[@]:1}"; do family_ids="$family_ids\"${m%%@*}\", "; done

@@ -1,0 +1,147 @@
+//! `experiments/az-family/run.sh` at toy size on a two-member family other than the
+//! default (xxi and single-stone-xxi, both 10x8) with the imitation recipe: the family's
+//! configuration names its members and board, the network is trained and evaluated,
+//! `table.py`'s members come from `members.txt`; `run.sh teachers` plays a removed
+//! teacher set again byte for byte and trains nothing; bad settings are refused before
+//! anything is written.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("the repository")
+}
+
+/// A training recipe of the template's form at toy size (as in `az_all.rs`).
+const TINY: &str = r#"ruleset = "@RULESET@"
+seed = 1
+iterations = 2
+time_limit_s = @TIME_LIMIT@
+
+[network]
+blocks = 1
+channels = 4
+policy_head = "spatial"
+
+[selfplay]
+games_per_iteration = 2
+parallel_games = 2
+sims = 4
+leaves_per_round = 2
+ply_cap = @PLY_CAP@
+
+[training]
+window_games = 10
+batch_size = 16
+steps_per_iteration = 2
+
+[evaluation]
+games = 0
+
+[warmstart]
+datasets = [@TEACHER@]
+steps = 2
+batch_size = 16
+keep_in_buffer = true
+soft_policy = true
+search_value_mix = 0.5
+"#;
+
+/// `bash experiments/az-family/run.sh ARGS` on the toy family in DIR.
+fn family_script(dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new("bash");
+    command
+        .arg(repo().join("experiments/az-family/run.sh"))
+        .args(args)
+        .env("LATRUNCULI", env!("CARGO_BIN_EXE_latrunculi"))
+        .env("FAMILY", "xxi single-stone-xxi")
+        .env("RECIPE", "imitation")
+        .env("IMITATE_STEPS", "3")
+        .env("SEPARATE", "best")
+        .env("RUNS", dir.join("runs"))
+        .env("ALL", dir.join("all"))
+        .env("OUT", dir.join("out"))
+        .env("TEMPLATE", dir.join("tiny.toml"))
+        .env("TEACHER_GAMES", "1")
+        .env("TEACHER_S", "0")
+        .env("TEACHER", "alphabeta:nodes=50,soft=250,noise=20")
+        .env("HOUR", "20")
+        .env("CURVE", "0")
+        .env("EVAL_GAMES", "2")
+        .env("EVAL_MS_GAMES", "2")
+        .env("EVAL_MS", "5")
+        .env("RAYON_NUM_THREADS", "2");
+    command
+}
+
+#[test]
+fn a_family_of_two_trains_evaluates_and_replays_its_teachers() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("az-family");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("tiny.toml"), TINY).unwrap();
+
+    // Refused settings write nothing.
+    for (key, value, message) in [
+        ("FAMILY", "xxi", "FAMILY must name at least two rulesets"),
+        ("RECIPE", "bogus", "RECIPE must be selfplay or imitation"),
+        ("SEPARATE", "bogus", "SEPARATE must be selfplay or best"),
+    ] {
+        let o = family_script(&dir, &[]).env(key, value).output().expect("bash runs");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{key}={value}: {err}");
+        assert!(err.contains(message), "{key}={value}: {err}");
+        for d in ["runs", "all", "out"] {
+            assert!(!dir.join(d).exists(), "{key}={value} wrote {d}");
+        }
+    }
+    let o = family_script(&dir, &["bogus"]).output().expect("bash runs");
+    assert_eq!(o.status.code(), Some(2));
+
+    let o = family_script(&dir, &[]).output().expect("bash runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let config = fs::read_to_string(dir.join("out/family.toml")).unwrap();
+    for line in [
+        "ruleset = \"xxi\"",
+        "family = [\"single-stone-xxi\"]",
+        "board = \"10x8\"",
+        "iterations = 0  # imitation: the warm start alone",
+        "keep_in_buffer = false  # imitation: no self-play follows",
+        "window_games = 20",
+    ] {
+        assert!(config.lines().any(|l| l == line), "family.toml lacks {line:?}:\n{config}");
+    }
+    assert!(!config.contains('@'), "a placeholder left in family.toml:\n{config}");
+    assert_eq!(fs::read_to_string(dir.join("out/family/members.txt")).unwrap(), "xxi\nsingle-stone-xxi\n");
+    assert!(dir.join("out/family/latest.az").is_file());
+    for m in ["xxi", "single-stone-xxi"] {
+        for vs in ["ab3", "separate"] {
+            let games = fs::read_to_string(dir.join(format!("out/family/{m}-vs-{vs}-games.csv"))).unwrap();
+            assert_eq!(games.lines().count(), 3, "{m}-vs-{vs}: a header and 2 games");
+        }
+    }
+    let table = Command::new("python3")
+        .arg(repo().join("experiments/az-family/table.py"))
+        .arg(dir.join("out"))
+        .arg(dir.join("all"))
+        .output()
+        .expect("python3 runs");
+    assert!(table.status.success(), "{}", String::from_utf8_lossy(&table.stderr));
+    let csv = fs::read_to_string(dir.join("out/table.csv")).unwrap();
+    let rulesets: Vec<&str> = csv.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+    assert_eq!(rulesets, ["xxi", "single-stone-xxi"]);
+    assert!(csv.lines().skip(1).all(|l| l.split(',').all(|c| !c.is_empty())), "an empty cell:\n{csv}");
+
+    // A removed teacher set is played again, the same bytes, and nothing is trained.
+    let teacher = dir.join("runs/single-stone-xxi/teacher/games.jsonl");
+    let before = fs::read(&teacher).unwrap();
+    let trained = fs::read(dir.join("out/family/latest.az")).unwrap();
+    fs::remove_dir_all(dir.join("runs/single-stone-xxi/teacher")).unwrap();
+    let o = family_script(&dir, &["teachers"]).output().expect("bash runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("single-stone-xxi's teacher games are gone; playing them again"), "{err}");
+    assert_eq!(fs::read(&teacher).unwrap(), before);
+    assert_eq!(fs::read(dir.join("out/family/latest.az")).unwrap(), trained);
+}
