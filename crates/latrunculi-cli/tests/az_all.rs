@@ -10,58 +10,14 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("the repository")
-}
-
-/// A training recipe of the template's form at toy size: 1 block of 4 channels, 2
-/// iterations of 2 games of 4 simulations.
-const TINY: &str = r#"# A comment naming @RULESET@ and @PLY_CAP@, left as it is.
-ruleset = "@RULESET@"
-seed = 1
-iterations = 2
-time_limit_s = @TIME_LIMIT@
-
-[network]
-blocks = 1
-channels = 4
-policy_head = "spatial"
-
-[selfplay]
-games_per_iteration = 2
-parallel_games = 2
-sims = 4
-leaves_per_round = 2
-ply_cap = @PLY_CAP@
-
-[training]
-window_games = 10
-batch_size = 16
-steps_per_iteration = 2
-
-[evaluation]
-games = 0
-
-[warmstart]
-datasets = [@TEACHER@]
-steps = 2
-batch_size = 16
-soft_policy = true
-search_value_mix = 0.5
-"#;
+mod common;
+use common::{TINY, repo, toy_dir, toy_script};
 
 /// `bash SCRIPT kowalski` with the binary under test and toy-size matches (2 games each,
 /// the search player at 5 ms).
 fn az_all_script(script: &str) -> Command {
-    let mut command = Command::new("bash");
-    command
-        .arg(repo().join("experiments/az-all").join(script))
-        .arg("kowalski")
-        .env("LATRUNCULI", env!("CARGO_BIN_EXE_latrunculi"))
-        .env("EVAL_GAMES", "2")
-        .env("EVAL_MS_GAMES", "2")
-        .env("EVAL_MS", "5")
-        .env("RAYON_NUM_THREADS", "2");
+    let mut command = toy_script(&format!("experiments/az-all/{script}"));
+    command.arg("kowalski");
     command
 }
 
@@ -105,10 +61,7 @@ fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 
 #[test]
 fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("az-all");
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    fs::write(dir.join("tiny.toml"), TINY).unwrap();
+    let dir = toy_dir("az-all");
     let o = run_script(&dir, Some("60"));
     assert!(o.status.success(), "{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
     let out = dir.join("out/kowalski");
