@@ -88,8 +88,8 @@ source experiments/az-all/teacher.sh
 source experiments/az-all/recipe_of.sh
 # The separate network a member is compared with (SEPARATE above).
 separate_net() { # MEMBER
-  if [[ $separate_recipe == best && $(recipe_of "$all/twelve.csv" "$1") == imitation ]]; then
-    echo "$all/imitate/$1/latest.az"
+  if [[ $separate_recipe == best ]]; then
+    network_of "$all" "$1"
   else
     echo "$all/$1/latest.az"
   fi

@@ -60,16 +60,9 @@ out=${OUT:-experiments/verdicts}
 weak=alphabeta:nodes=${WEAK:-1000}
 strong_nodes=${STRONG:-4000}
 strong=alphabeta:nodes=$strong_nodes
-# The network of a ruleset: its recipe's in NETS/twelve.csv (imitation: NETS/imitate/),
-# else NETS/RULESET/latest.az.
+# The network of a ruleset, network_of NETS RULESET: its recipe's in NETS/twelve.csv
+# (imitation: NETS/imitate/), else NETS/RULESET/latest.az.
 source experiments/az-all/recipe_of.sh
-net_of() { # RULESET
-  if [[ $(recipe_of "$nets/twelve.csv" "$1") == imitation ]]; then
-    echo "$nets/imitate/$1/latest.az"
-  else
-    echo "$nets/$1/latest.az"
-  fi
-}
 usage="usage: run.sh [SHARD/SHARDS] | merge SHARDS | configs | verdicts | networks [RULESET ...] | settle [RULESET ...]"
 nets=${NETS:-experiments/az-all}
 net_games=${NET_GAMES:-50}
@@ -186,13 +179,13 @@ case ${1:-0/1} in
     picked=("$@")
     if (( ${#picked[@]} == 0 )); then
       for r in $all_rulesets; do
-        [[ -f $(net_of "$r") ]] && picked+=("$r")
+        [[ -f $(network_of "$nets" "$r") ]] && picked+=("$r")
       done
     fi
     (( ${#picked[@]} > 0 )) || { echo "run.sh networks: no $nets/RULESET/latest.az yet" >&2; exit 1; }
     mkdir -p "$out/networks"
     for r in "${picked[@]}"; do
-      net=$(net_of "$r")
+      net=$(network_of "$nets" "$r")
       [[ -f $net ]] || { echo "run.sh networks: no network $net" >&2; exit 2; }
       # The network of the ruleset's row in experiments/az-all's table of the twelve, at
       # NET_SIMS visits with the win-in-one check.
