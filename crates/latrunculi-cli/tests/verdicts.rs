@@ -305,9 +305,9 @@ fn the_experiment_script_runs_in_shards_and_merges_into_verdicts() {
 }
 
 /// The committed `experiments/verdicts/seed/verdicts.csv` is what `verdicts` makes of the
-/// seed rulesets' rows of the committed `selfplay/games.csv` and their adjudication-off
-/// games (the README's command), byte for byte: the published table can be recomputed
-/// from the published games.
+/// seed rulesets' rows of the committed `selfplay/games.csv`, their adjudication-off
+/// games and the third budget of `settle/` (the README's command), byte for byte: the
+/// published table can be recomputed from the published games.
 #[test]
 fn the_committed_seed_verdicts_follow_from_the_committed_games() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -327,6 +327,7 @@ fn the_committed_seed_verdicts_follow_from_the_committed_games() {
     // The seed rulesets' adjudication-off cells, shards 1 to 3 of 7 of adjudication-off.toml.
     let off: Vec<PathBuf> =
         (1..=3).map(|k| root.join(format!("experiments/verdicts/adjudication-off-shard-{k}/games.csv"))).collect();
+    let settle = root.join("experiments/verdicts/settle/games.csv");
     let o = latrunculi(&[
         "verdicts",
         "--games",
@@ -334,6 +335,7 @@ fn the_committed_seed_verdicts_follow_from_the_committed_games() {
         p(&off[0]),
         p(&off[1]),
         p(&off[2]),
+        p(&settle),
         "--dlp",
         p(&dlp),
         "--rules-dir",
@@ -344,15 +346,21 @@ fn the_committed_seed_verdicts_follow_from_the_committed_games() {
     assert!(o.status.success(), "{}", stderr(&o));
     let committed = std::fs::read_to_string(root.join("experiments/verdicts/seed/verdicts.csv")).unwrap();
     assert_eq!(std::fs::read_to_string(&out).unwrap(), committed);
-    // Twelve rulesets, two budgets each, a verdict on each larger budget; then the three
-    // that count pieces with adjudication off, one budget each.
+    // Twelve rulesets, two budgets each and a third on the three of settle.toml, a verdict
+    // on each largest budget; then the three that count pieces with adjudication off, one
+    // budget each.
     let rows = read_csv(&out);
-    assert_eq!(rows.len(), 27);
+    assert_eq!(rows.len(), 30);
     assert_eq!(rows.iter().filter(|r| !r["verdict"].is_empty()).count(), 15);
-    let off_rows: Vec<&str> = rows[24..].iter().map(|r| r["ruleset"].as_str()).collect();
+    let mut third: Vec<&str> =
+        rows.iter().filter(|r| r["budget"] == "nodes=16000").map(|r| r["ruleset"].as_str()).collect();
+    third.sort_unstable();
+    assert_eq!(third, ["back-rank", "classical", "kowalski-parcae"]);
+    assert!(rows.iter().filter(|r| r["budget"] == "nodes=16000").all(|r| !r["verdict"].is_empty()));
+    let off_rows: Vec<&str> = rows[27..].iter().map(|r| r["ruleset"].as_str()).collect();
     assert_eq!(
         off_rows,
         ["kowalski+end.adjudication=draw", "common+end.adjudication=draw", "back-rank+end.adjudication=draw"]
     );
-    assert!(rows[24..].iter().all(|r| r["adjudicated"] == "0"), "adjudication off counts nothing");
+    assert!(rows[27..].iter().all(|r| r["adjudicated"] == "0"), "adjudication off counts nothing");
 }
