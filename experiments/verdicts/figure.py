@@ -13,8 +13,9 @@ network (`az:model=...`) is labelled "network".
 The table (printed as Markdown, for the top README): per ruleset and self-play player,
 the verdict, the largest budget with its draw rate, won-by-play and adjudicated rates
 (95% intervals) and games, the next budget's draw rate, and the DLP's draw rate where
-one exists. Rows with adjudication turned off (`+end.adjudication=draw`) are listed
-after their ruleset. Standard library and matplotlib only.
+one exists. The rulesets of the sources come first, then Ludii's; a ruleset's variants
+(adjudication turned off, `+end.adjudication=draw`; a rule changed; another board,
+`@WxH`) are listed right after it, in the table and in the figure. Standard library and matplotlib only.
 """
 import csv
 import sys
@@ -34,6 +35,29 @@ def short(player: str) -> str:
     return "network" if player.startswith("az:") else player
 
 
+def base(ruleset: str) -> str:
+    """The ruleset a label varies: `kowalski+end.adjudication=draw` and `petteia-xxi@10x8`
+    vary `kowalski` and `petteia-xxi`."""
+    for sep in "+@":
+        ruleset = ruleset.split(sep, 1)[0]
+    return ruleset
+
+
+def ordered(keys: list) -> list:
+    """(ruleset, player) keys in the order the table and the figure list them: the
+    rulesets of the sources before Ludii's (`ludii-...`), each group in the order of
+    first appearance in the file, and every variant of a ruleset (adjudication off, a
+    rule changed, another board) right after the ruleset itself."""
+    bases = []
+    for ruleset, _ in keys:
+        if base(ruleset) not in bases:
+            bases.append(base(ruleset))
+    bases.sort(key=lambda b: b.startswith("ludii-"))  # stable: first appearance within each group
+    rank = {b: i for i, b in enumerate(bases)}
+    first = {k: i for i, k in enumerate(keys)}
+    return sorted(keys, key=lambda k: (rank[base(k[0])], k[0] != base(k[0]), first[k]))
+
+
 def main() -> None:
     src = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE / "verdicts.csv"
     png = Path(sys.argv[2]) if len(sys.argv) > 2 else src.with_suffix(".png")
@@ -42,12 +66,9 @@ def main() -> None:
     if not rows:
         sys.exit(f"{src}: no self-play cell with a budget")
     by = defaultdict(list)  # (ruleset, player) -> rows in budget order (as the file has them)
-    order = []
     for r in rows:
-        key = (r["ruleset"], r["player"])
-        if key not in by:
-            order.append(key)
-        by[key].append(r)
+        by[(r["ruleset"], r["player"])].append(r)
+    order = ordered(list(by))
 
     print("| ruleset | player | verdict | draw rate at the larger budget | won by play | by count | games | at the smaller budget | DLP |")
     print("|---|---|---|---|---|---|---|---|---|")

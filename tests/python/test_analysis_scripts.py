@@ -3,7 +3,7 @@
 `notebooks/check_reading.py` must read every committed result (sample dataset, surveys,
 training logs, ladders) and find them consistent; the study scripts (`xxi_claim.py`,
 `ladder_table.py`, `selfplay_table.py`, `plot_study.py`, `plot_sensitivity.py`,
-`ludii_vs_dlp.py`), `experiments/verdicts/estimate_cost.py` and
+`ludii_vs_dlp.py`), `experiments/verdicts/estimate_cost.py` and `figure.py`, and
 `experiments/az-all/table.py` are run on hand-made cells whose answers were worked out by
 hand.
 
@@ -492,3 +492,44 @@ def test_az_all_at_cap_counts_who_was_ahead_when_the_cap_came(tmp_path):
     assert rows[1:] == ["| common | 3 | 0.67 | 250 |"], stdout
     missing = python("experiments/az-all/at_cap.py", d / "nothing")
     assert missing.returncode != 0 and "vs-ab3-games.csv is missing" in missing.stderr
+
+
+def test_verdicts_figure_lists_each_ruleset_with_its_variants(tmp_path):
+    """`experiments/verdicts/figure.py` on a hand-made verdicts.csv whose rows come in the
+    order `latrunculi verdicts` meets them in the games: a Ludii ruleset first, a variant
+    of kowalski before kowalski, petteia-xxi on another board. The table lists the
+    rulesets of the sources first (kowalski, then its adjudication-off variant, then
+    petteia-xxi and its 10x8 board), Ludii's after; each row gives the larger budget's
+    figures and the smaller budget's draw rate; a row without a budget (a pairing of two
+    players) is left out; the figure is written."""
+    header = ("ruleset,player,budget,games,draw_rate,draw_lo,draw_hi,won_by_play_rate,won_by_play_lo,"
+              "won_by_play_hi,adjudicated_rate,adjudicated_lo,adjudicated_hi,verdict,compared_with,"
+              "dlp_draw_rate,dlp_trials")
+
+    def row(ruleset, budget, draw, play, count, verdict="", dlp=""):
+        return (f"{ruleset},alphabeta,{budget},50,{draw},{draw - 0.05:.2f},{draw + 0.05:.2f},{play},{play},{play},"
+                f"{count},{count},{count},{verdict},,{dlp},{'100' if dlp else ''}")
+
+    src = tmp_path / "verdicts.csv"
+    src.write_text("\n".join([
+        header,
+        row("ludii-seega-6x6", "nodes=1000", 0.40, 0.60, 0.0),
+        row("ludii-seega-6x6", "nodes=4000", 0.42, 0.58, 0.0, "decisive", "0.55"),
+        row("kowalski+end.adjudication=draw", "nodes=4000", 1.0, 0.0, 0.0, "drawish"),
+        row("kowalski", "nodes=1000", 0.20, 0.05, 0.75),
+        row("kowalski", "nodes=4000", 0.26, 0.02, 0.72, "decisive"),
+        "kowalski,random vs greedy,,50,0.1,0.05,0.15,0.9,0.9,0.9,0,0,0,,,,",
+        row("petteia-xxi@10x8", "nodes=4000", 0.0, 1.0, 0.0, "decisive"),
+        row("petteia-xxi", "nodes=4000", 0.0, 1.0, 0.0, "decisive"),
+    ]) + "\n")
+    png = tmp_path / "verdicts.png"
+    stdout, _ = script("experiments/verdicts/figure.py", src, png)
+    rows = table_rows(stdout, skip=("| ruleset ",))
+    assert [r.split(" | ")[0].removeprefix("| ") for r in rows] == [
+        "kowalski", "kowalski+end.adjudication=draw", "petteia-xxi", "petteia-xxi@10x8", "ludii-seega-6x6"
+    ], stdout
+    assert rows[0].startswith(
+        "| kowalski | `alphabeta` at `nodes=4000` | decisive | 0.26 [0.21, 0.31] | 0.02 [0.02, 0.02] | "
+        "0.72 [0.72, 0.72] | 50 | 0.20 [0.15, 0.25] (`nodes=1000`) |"), stdout
+    assert rows[-1].endswith("| 0.40 [0.35, 0.45] (`nodes=1000`) | 0.55 (100) |"), stdout
+    assert png.stat().st_size > 0
