@@ -18,6 +18,7 @@ one exists. The rulesets of the sources come first, then Ludii's; a ruleset's va
 `@WxH`) are listed right after it, in the table and in the figure. Standard library and matplotlib only.
 """
 import csv
+import re
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -43,16 +44,24 @@ def base(ruleset: str) -> str:
     return ruleset
 
 
+def natural(name: str) -> list:
+    """A sort key that orders the numbers in a name by value: `seega-6x6` < `seega-10x10`."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", name)]
+
+
 def ordered(keys: list) -> list:
     """(ruleset, player) keys in the order the table and the figure list them: the
-    rulesets of the sources before Ludii's (`ludii-...`), each group in the order of
-    first appearance in the file, and every variant of a ruleset (adjudication off, a
+    rulesets of the sources in the order of first appearance in the file, then Ludii's
+    (`ludii-...`) by name, and every variant of a ruleset (adjudication off, a
     rule changed, another board) right after the ruleset itself."""
     bases = []
     for ruleset, _ in keys:
         if base(ruleset) not in bases:
             bases.append(base(ruleset))
-    bases.sort(key=lambda b: b.startswith("ludii-"))  # stable: first appearance within each group
+    # The sources' rulesets in the order of first appearance (that of `latrunculi rules`
+    # when the games were played in it); Ludii's by name, board sizes by number
+    # (`ludii-seega-6x6` before `ludii-seega-10x10`).
+    bases.sort(key=lambda b: (b.startswith("ludii-"), natural(b) if b.startswith("ludii-") else []))
     rank = {b: i for i, b in enumerate(bases)}
     first = {k: i for i, k in enumerate(keys)}
     return sorted(keys, key=lambda k: (rank[base(k[0])], k[0] != base(k[0]), first[k]))

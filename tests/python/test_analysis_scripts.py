@@ -496,10 +496,11 @@ def test_az_all_at_cap_counts_who_was_ahead_when_the_cap_came(tmp_path):
 
 def test_verdicts_figure_lists_each_ruleset_with_its_variants(tmp_path):
     """`experiments/verdicts/figure.py` on a hand-made verdicts.csv whose rows come in the
-    order `latrunculi verdicts` meets them in the games: a Ludii ruleset first, a variant
+    order `latrunculi verdicts` meets them in the games: Ludii rulesets first, a variant
     of kowalski before kowalski, petteia-xxi on another board. The table lists the
     rulesets of the sources first (kowalski, then its adjudication-off variant, then
-    petteia-xxi and its 10x8 board), Ludii's after; each row gives the larger budget's
+    petteia-xxi and its 10x8 board), Ludii's after by name with board sizes by number
+    (bell-8x8, seega-6x6, seega-10x10); each row gives the larger budget's
     figures and the smaller budget's draw rate; a row without a budget (a pairing of two
     players) is left out; the figure is written."""
     header = ("ruleset,player,budget,games,draw_rate,draw_lo,draw_hi,won_by_play_rate,won_by_play_lo,"
@@ -513,6 +514,7 @@ def test_verdicts_figure_lists_each_ruleset_with_its_variants(tmp_path):
     src = tmp_path / "verdicts.csv"
     src.write_text("\n".join([
         header,
+        row("ludii-seega-10x10", "nodes=4000", 1.0, 0.0, 0.0, "drawish"),
         row("ludii-seega-6x6", "nodes=1000", 0.40, 0.60, 0.0),
         row("ludii-seega-6x6", "nodes=4000", 0.42, 0.58, 0.0, "decisive", "0.55"),
         row("kowalski+end.adjudication=draw", "nodes=4000", 1.0, 0.0, 0.0, "drawish"),
@@ -521,15 +523,17 @@ def test_verdicts_figure_lists_each_ruleset_with_its_variants(tmp_path):
         "kowalski,random vs greedy,,50,0.1,0.05,0.15,0.9,0.9,0.9,0,0,0,,,,",
         row("petteia-xxi@10x8", "nodes=4000", 0.0, 1.0, 0.0, "decisive"),
         row("petteia-xxi", "nodes=4000", 0.0, 1.0, 0.0, "decisive"),
+        row("ludii-bell-8x8", "nodes=4000", 0.0, 0.0, 1.0, "decisive"),
     ]) + "\n")
     png = tmp_path / "verdicts.png"
     stdout, _ = script("experiments/verdicts/figure.py", src, png)
     rows = table_rows(stdout, skip=("| ruleset ",))
     assert [r.split(" | ")[0].removeprefix("| ") for r in rows] == [
-        "kowalski", "kowalski+end.adjudication=draw", "petteia-xxi", "petteia-xxi@10x8", "ludii-seega-6x6"
+        "kowalski", "kowalski+end.adjudication=draw", "petteia-xxi", "petteia-xxi@10x8",
+        "ludii-bell-8x8", "ludii-seega-6x6", "ludii-seega-10x10",
     ], stdout
     assert rows[0].startswith(
         "| kowalski | `alphabeta` at `nodes=4000` | decisive | 0.26 [0.21, 0.31] | 0.02 [0.02, 0.02] | "
         "0.72 [0.72, 0.72] | 50 | 0.20 [0.15, 0.25] (`nodes=1000`) |"), stdout
-    assert rows[-1].endswith("| 0.40 [0.35, 0.45] (`nodes=1000`) | 0.55 (100) |"), stdout
+    assert rows[-2].endswith("| 0.40 [0.35, 0.45] (`nodes=1000`) | 0.55 (100) |"), stdout
     assert png.stat().st_size > 0
