@@ -1,21 +1,32 @@
 # Sourced by twelve.sh, experiments/verdicts/run.sh and experiments/az-family/run.sh:
 # a ruleset's recipe as a table of the twelve (twelve.csv, `table.py --twelve`) records
-# it in its `recipe` column; selfplay where the file, the ruleset's row or the cell is
-# missing.
-recipe_of() { # TWELVE_CSV RULESET
+# it in its `recipe` column (selfplay, imitation, or family:FOLDER), or in another column
+# (`separate`: the ruleset's own network's recipe, selfplay or imitation; a table without
+# that column gives `recipe`'s value there); selfplay where the file, the ruleset's row or
+# the cell is missing.
+recipe_of() { # TWELVE_CSV RULESET [COLUMN]
   [[ -f $1 ]] || { echo selfplay; return; }
-  python3 - "$1" "$2" <<'PY'
+  python3 - "$1" "$2" "${3:-recipe}" <<'PY'
 import csv, sys
-rows = [r for r in csv.DictReader(open(sys.argv[1], newline="")) if r.get("ruleset") == sys.argv[2]]
-print((rows[0].get("recipe") if rows else "") or "selfplay")
+path, ruleset, column = sys.argv[1:]
+with open(path, newline="") as f:
+    reader = csv.DictReader(f)
+    if column not in (reader.fieldnames or []):
+        column = "recipe"
+    rows = [r for r in reader if r.get("ruleset") == ruleset]
+print((rows[0].get(column) if rows else "") or "selfplay")
 PY
 }
-# network_of FOLDER RULESET: the ruleset's network by the recipe FOLDER/twelve.csv
-# records, FOLDER/imitate/RULESET/latest.az for imitation, else FOLDER/RULESET/latest.az.
+# network_of FOLDER RULESET [COLUMN]: the ruleset's network by the recipe FOLDER/twelve.csv
+# records in COLUMN (default recipe): FOLDER/imitate/RULESET/latest.az for imitation,
+# F/family/latest.az for family:F (F from the repository's root), else
+# FOLDER/RULESET/latest.az.
 network_of() {
-  if [[ $(recipe_of "$1/twelve.csv" "$2") == imitation ]]; then
-    echo "$1/imitate/$2/latest.az"
-  else
-    echo "$1/$2/latest.az"
-  fi
+  local recipe
+  recipe=$(recipe_of "$1/twelve.csv" "$2" "${3:-recipe}")
+  case $recipe in
+    imitation) echo "$1/imitate/$2/latest.az" ;;
+    family:*) echo "${recipe#family:}/family/latest.az" ;;
+    *) echo "$1/$2/latest.az" ;;
+  esac
 }

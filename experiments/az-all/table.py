@@ -2,17 +2,26 @@
 """The table of `experiments/az-all/run.sh`: one row per ruleset with a trained network.
 
     python3 experiments/az-all/table.py [FOLDER]     (default: experiments/az-all)
-    python3 experiments/az-all/table.py --twelve [FOLDER]
+    python3 experiments/az-all/table.py --twelve [FOLDER [FAMILIES]]
+                                                     (default FAMILIES: FOLDER/../az-family)
 
 Writes FOLDER/table.csv and prints it as Markdown. With --twelve, writes FOLDER/twelve.csv
-instead: one row per ruleset of FOLDER/rulesets.txt (in its order), by its recipe: the
-self-play recipe (FOLDER/RULESET, run.sh) or the imitation recipe (FOLDER/imitate/
-RULESET, imitate.sh), whichever ranks higher: the bar met, then the drawn exception, then
-a match still undecided, then a miss; then the higher score against alphabeta:depth=3;
-self-play on a tie and where neither has run. Its columns: ruleset, recipe (selfplay or
-imitation; twelve.sh runs each ruleset by it), the chosen recipe's columns below, then
-score_ab3_selfplay and score_ab3_imitation (each recipe's score against
-alphabeta:depth=3, empty where it has not run). Columns of table.csv:
+instead: one row per ruleset of FOLDER/rulesets.txt (in its order), by its recipe. The
+ruleset's own network is the self-play recipe's (FOLDER/RULESET, run.sh) or the
+imitation recipe's (FOLDER/imitate/RULESET, imitate.sh), whichever ranks higher: the bar
+met, then the drawn exception, then a match still undecided, then a miss; then the
+higher score against alphabeta:depth=3; self-play on a tie and where neither has run.
+A family network (experiments/az-family/run.sh: a folder F of FAMILIES, or FAMILIES
+itself, with F/family/members.txt) that plays the ruleset on its own board replaces it
+only where the family network meets the bar (or the drawn exception) and ranks higher on
+that alone: it meets the bar where the own network does not, or the own network meets
+only the drawn exception; a higher score is not enough. Its columns: ruleset, recipe (selfplay,
+imitation, or family:F for the family network of folder F, a path from the repository's
+root; twelve.sh runs each ruleset by it), separate (the own network's recipe, selfplay or
+imitation, which experiments/az-family/run.sh's SEPARATE=best compares a family with),
+the chosen network's columns below, then score_ab3_selfplay, score_ab3_imitation and
+score_ab3_family (each one's score against alphabeta:depth=3, empty where it has not
+run; of several families the best-ranked). Columns of table.csv:
   ruleset         the seed ruleset
   ply_cap         the ply cap of every game of its run: teacher, self-play and the matches
                   (config.toml's [selfplay] ply_cap)
@@ -27,6 +36,11 @@ alphabeta:depth=3, empty where it has not run). Columns of table.csv:
   ends_ab3        how those games ended: reason=count over the games (vs-ab3-games.csv)
   games_ms100 ... the same against the search player at ms=100 (vs-ms100.csv)
   teacher_draw_rate  the share of the teacher's games drawn (train_log.csv's iteration 0)
+For a family network's row in twelve.csv: ply_cap is the member's (its separate
+training's, at which the family's matches on it are played), teacher_s, teacher_games,
+train_s and iterations the whole family's (its members' teacher games and its one
+training, shared by its N members), teacher_draw_rate the member's own teacher games',
+and the matches are F/family/RULESET-vs-ab3.csv and RULESET-vs-ms100.csv.
   meets           yes when the score against alphabeta:depth=3 is at least 0.60 with the
                   lower bound above 0.5 after 100 games or an SPRT decision; drawn when
                   it is not, but the ruleset is one where nearly every game is drawn
@@ -64,14 +78,16 @@ def ply_cap(folder: Path) -> str:
         return str(tomllib.load(f).get("selfplay", {}).get("ply_cap", ""))
 
 
-def pairing(folder: Path, name: str) -> dict:
-    rows = read_rows(folder / f"vs-{name}.csv")
+def pairing(folder: Path, name: str, stem: str = "") -> dict:
+    """The match FOLDER/STEM.csv (default vs-NAME.csv) and its games, as columns *_NAME."""
+    stem = stem or f"vs-{name}"
+    rows = read_rows(folder / f"{stem}.csv")
     out = {f"{k}_{name}": "" for k in ("games", "wins", "draws", "losses", "score", "score_lo", "score_hi", "sprt")}
     if rows:
         r = rows[-1]
         for k in ("games", "wins", "draws", "losses", "score", "score_lo", "score_hi", "sprt"):
             out[f"{k}_{name}"] = r.get(k, "")
-    ends = Counter(g["reason"] for g in read_rows(folder / f"vs-{name}-games.csv"))
+    ends = Counter(g["reason"] for g in read_rows(folder / f"{stem}-games.csv"))
     out[f"ends_{name}"] = " ".join(f"{k}={v}" for k, v in sorted(ends.items()))
     return out
 
@@ -102,11 +118,62 @@ def table_rows(folder: Path) -> list:
         }
         row.update(pairing(d, "ab3"))
         row.update(pairing(d, "ms100"))
-        decided = row["sprt_ab3"] in ("H0", "H1") or (row["games_ab3"] and int(row["games_ab3"]) >= 100)
-        good = row["score_ab3"] and float(row["score_ab3"]) >= 0.60 and float(row["score_lo_ab3"]) > 0.5
-        row["meets"] = ("yes" if good else "drawn" if drawn_exception(row) else "no") if decided else ""
+        row["meets"] = meets(row)
         table.append(row)
     return table
+
+
+def meets(row: dict) -> str:
+    """yes, drawn or no once the match against alphabeta:depth=3 is decided (an SPRT
+    decision or 100 games); empty before."""
+    decided = row["sprt_ab3"] in ("H0", "H1") or (row["games_ab3"] and int(row["games_ab3"]) >= 100)
+    good = row["score_ab3"] and float(row["score_ab3"]) >= 0.60 and float(row["score_lo_ab3"]) > 0.5
+    return ("yes" if good else "drawn" if drawn_exception(row) else "no") if decided else ""
+
+
+def family_rows(family: Path, separate: Path) -> dict:
+    """The rows of a family network (FAMILY/family/, experiments/az-family/run.sh) for
+    each of its members on its own board (not RULESET@WxH), by member; SEPARATE is the
+    folder of the members' own runs (their ply caps and teacher games)."""
+    d = family / "family"
+    members = (d / "members.txt").read_text().split()
+    log = read_rows(d / "train_log.csv")
+    warm_start = next((r for r in log if r["iteration"] == "0"), {})
+    teacher = [seconds(separate / m, "teacher") for m in members]
+    rows = {}
+    for m in (m for m in members if "@" not in m):
+        own = next((r for r in read_rows(separate / m / "train_log.csv") if r["iteration"] == "0"), {})
+        row = {
+            "ruleset": m,
+            "ply_cap": ply_cap(separate / m),
+            "teacher_s": f"{sum(float(t) for t in teacher):.0f}" if all(teacher) else "",
+            "teacher_games": warm_start.get("games", ""),
+            "train_s": seconds(d, "train"),
+            "iterations": str(max((int(r["iteration"]) for r in log), default=0)) if log else "",
+            "teacher_draw_rate": own.get("draw_rate", ""),
+        }
+        row.update(pairing(d, "ab3", f"{m}-vs-ab3"))
+        row.update(pairing(d, "ms100", f"{m}-vs-ms100"))
+        row["meets"] = meets(row)
+        rows[m] = row
+    return rows
+
+
+def families(root: Path) -> list:
+    """The family folders of ROOT: ROOT itself and its subfolders, those with
+    family/members.txt."""
+    if not root.is_dir():
+        return []
+    return [d for d in [root, *sorted(root.iterdir())] if (d / "family" / "members.txt").is_file()]
+
+
+def label(folder: Path) -> str:
+    """FOLDER as the recipe names it: from the repository's root where it is inside it."""
+    root = Path(__file__).resolve().parents[2]
+    try:
+        return str(folder.resolve().relative_to(root))
+    except ValueError:
+        return str(folder.resolve())
 
 
 def write_csv(path: Path, table: list) -> None:
@@ -123,25 +190,38 @@ def rank(row: dict) -> tuple:
     return (order.get(row["meets"], 0), float(row["score_ab3"] or -1))
 
 
-def twelve(folder: Path) -> list:
+def twelve(folder: Path, family_root: Path) -> list:
     """The twelve seed rulesets (rulesets.txt's order), each by its recipe: the self-play
     recipe (FOLDER's own rows) or the imitation recipe (FOLDER/imitate's), whichever
-    ranks higher (`rank`; the self-play recipe on a tie, and where neither has run)."""
+    ranks higher (`rank`; the self-play recipe on a tie, and where neither has run); a
+    family network of FAMILY_ROOT in their place where it meets the bar or the drawn
+    exception and ranks higher on that alone (`rank`'s first part)."""
     names = [l.split("#")[0].strip() for l in (folder / "rulesets.txt").read_text().splitlines()]
     recipes = {
         "selfplay": {r["ruleset"]: r for r in table_rows(folder)},
         "imitation": {r["ruleset"]: r for r in table_rows(folder / "imitate")} if (folder / "imitate").is_dir() else {},
     }
-    # The columns of a ruleset neither recipe has run: those of any row, empty.
+    # Of several families playing a ruleset, the best-ranked (the first folder on a tie).
+    family = {}
+    for f in families(family_root):
+        for m, r in family_rows(f, folder).items():
+            if m not in family or rank(r) > rank(family[m][1]):
+                family[m] = (f"family:{label(f)}", r)
+    # The columns of a ruleset no recipe has run: those of any row, empty.
     empty = {k: "" for rows in recipes.values() for r in list(rows.values())[:1] for k in r if k != "ruleset"}
     table = []
     for name in (n for n in names if n):
         runs = {k: rows[name] for k, rows in recipes.items() if name in rows}
-        recipe = max(runs, key=lambda k: (rank(runs[k]), k == "selfplay")) if runs else "selfplay"
-        row = {"ruleset": name, "recipe": recipe}
-        row.update({k: v for k, v in runs.get(recipe, empty).items() if k != "ruleset"})
+        separate = max(runs, key=lambda k: (rank(runs[k]), k == "selfplay")) if runs else "selfplay"
+        recipe, chosen = separate, runs.get(separate, empty)
+        if name in family and family[name][1]["meets"] in ("yes", "drawn") and (
+                not runs or rank(family[name][1])[0] > rank(chosen)[0]):
+            recipe, chosen = family[name]
+        row = {"ruleset": name, "recipe": recipe, "separate": separate}
+        row.update({k: v for k, v in chosen.items() if k != "ruleset"})
         for k in recipes:
             row[f"score_ab3_{k}"] = runs[k]["score_ab3"] if k in runs else ""
+        row["score_ab3_family"] = family[name][1]["score_ab3"] if name in family else ""
         table.append(row)
     return table
 
@@ -157,15 +237,17 @@ def main() -> None:
     args = sys.argv[1:]
     if args and args[0] == "--twelve":
         folder = Path(args[1]) if len(args) > 1 else Path(__file__).resolve().parent
-        table = twelve(folder)
+        family_root = Path(args[2]) if len(args) > 2 else folder.resolve().parent / "az-family"
+        table = twelve(folder, family_root)
         write_csv(folder / "twelve.csv", table)
-        print("| ruleset | recipe | ply cap | teacher s | train s | vs ab3: W-D-L | score [95%] | SPRT | vs ms=100: W-D-L | score [95%] | meets | score vs ab3, the other recipe |")
+        print("| ruleset | recipe | ply cap | teacher s | train s | vs ab3: W-D-L | score [95%] | SPRT | vs ms=100: W-D-L | score [95%] | meets | score vs ab3, the others |")
         print("|---|---|---|---|---|---|---|---|---|---|---|---|")
         for r in table:
             a, b = cell(r, "ab3"), cell(r, "ms100")
-            other = next((r[f"score_ab3_{k}"] for k in ("selfplay", "imitation") if k != r["recipe"]), "")
-            other = f"{float(other):.2f}" if other else "not run"
-            print(f"| {r['ruleset']} | {r['recipe']} | {r['ply_cap']} | {r['teacher_s']} | {r['train_s']} | {a[0]} | {a[1]} | {r['sprt_ab3']} | {b[0]} | {b[1]} | {r['meets']} | {other} |")
+            kind = "family" if r["recipe"].startswith("family:") else r["recipe"]
+            others = [f"{k} {float(r[f'score_ab3_{k}']):.2f}" for k in ("selfplay", "imitation", "family")
+                      if k != kind and r[f"score_ab3_{k}"]]
+            print(f"| {r['ruleset']} | {r['recipe']} | {r['ply_cap']} | {r['teacher_s']} | {r['train_s']} | {a[0]} | {a[1]} | {r['sprt_ab3']} | {b[0]} | {b[1]} | {r['meets']} | {', '.join(others) or 'not run'} |")
         return
     folder = Path(args[0]) if args else Path(__file__).resolve().parent
     table = table_rows(folder)

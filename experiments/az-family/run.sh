@@ -19,7 +19,11 @@
 #    not committed) are played again first, the same games, untimed.
 # 3. Evaluation per member, at the member's ply cap: the family network at 200 visits
 #    with the win-in-one check against alphabeta:depth=3 (eval --sprt 0,100, at most 100
-#    games) and against the separate network of that member (at most 100 games).
+#    games) and against the separate network of that member (at most 100 games); on a
+#    member on its own board (not RULESET@WxH), also against the search player at
+#    ms=100,cpu=1 (at most EVAL_MS_GAMES, 40), as experiments/az-all/run.sh evaluates a
+#    ruleset's own network, so that the table of the twelve can take the family network
+#    for it (experiments/az-all/table.py --twelve).
 # `run.sh teachers` stops before the family's training, once the separate networks are
 # trained and every member's teacher games are on the machine (untimed where they are
 # played again), so that the timed training can run later alone on the machine.
@@ -34,8 +38,9 @@
 # which separate network a member is compared with: `selfplay` (default,
 # ALL/RULESET/latest.az, az-all/run.sh's) or `best`
 # (the recipe ALL/twelve.csv records for it: ALL/imitate/RULESET/latest.az where that is
-# imitation). Results: OUT/family/ (members.txt lists the members) and OUT/table.csv
-# (python3 experiments/az-family/table.py OUT).
+# imitation). Results: OUT/family/ (members.txt lists the members; run.env records
+# FAMILY, RECIPE and SEPARATE, with which experiments/az-all/twelve.sh runs the family
+# again) and OUT/table.csv (python3 experiments/az-family/table.py OUT).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 teachers_only=0
@@ -50,6 +55,8 @@ runs=${RUNS:-runs/az-all}
 all=${ALL:-experiments/az-all}
 out=${OUT:-experiments/az-family}
 eval_games=${EVAL_GAMES:-100}
+eval_ms_games=${EVAL_MS_GAMES:-40}
+eval_ms=${EVAL_MS:-100}
 template=${TEMPLATE:-experiments/az-all/template.toml}
 read -ra members <<< "${FAMILY:-xxi classical single-stone-xxi petteia-xxi@10x8}"
 n=${#members[@]}
@@ -83,13 +90,14 @@ RUNS=$runs OUT=$all bash experiments/az-all/run.sh "${members[@]}"
 
 mkdir -p "$out/family"
 printf '%s\n' "${members[@]}" > "$out/family/members.txt"
+printf 'FAMILY=%s\nRECIPE=%s\nSEPARATE=%s\n' "${members[*]}" "$recipe" "$separate_recipe" > "$out/family/run.env"
 source experiments/az-all/trained_ply_cap.sh
 source experiments/az-all/teacher.sh
 source experiments/az-all/recipe_of.sh
 # The separate network a member is compared with (SEPARATE above).
 separate_net() { # MEMBER
   if [[ $separate_recipe == best ]]; then
-    network_of "$all" "$1"
+    network_of "$all" "$1" separate
   else
     echo "$all/$1/latest.az"
   fi
@@ -164,15 +172,18 @@ fi
 net="az:model=$out/family/latest.az,sims=200,wincheck=1"
 for m in "${members[@]}"; do
   cap=$(member_cap "$m")
-  for vs in ab3 separate; do
+  pairings="ab3 separate"
+  [[ $m == *@* ]] || pairings="$pairings ms100"
+  for vs in $pairings; do
     case $vs in
-      ab3) opponent=alphabeta:depth=3 ;;
-      separate) opponent="az:model=$(separate_net "$m"),sims=200,wincheck=1" ;;
+      ab3) opponent=alphabeta:depth=3 games=$eval_games ;;
+      separate) opponent="az:model=$(separate_net "$m"),sims=200,wincheck=1" games=$eval_games ;;
+      ms100) opponent=alphabeta:ms=$eval_ms,cpu=1 games=$eval_ms_games ;;
     esac
     name=$out/family/$m-vs-$vs
     resume=""
     [[ -f $name-games.csv ]] && resume=--resume
-    "$bin" eval --ruleset "$m" --agent "$net" --vs "$opponent" --games "$eval_games" --seed 1 --ply-cap "$cap" \
+    "$bin" eval --ruleset "$m" --agent "$net" --vs "$opponent" --games "$games" --seed 1 --ply-cap "$cap" \
       --sprt 0,100 --out "$name.csv" --games-out "$name-games.csv" $resume
   done
 done

@@ -28,8 +28,9 @@
 # then `latrunculi verdicts` over the three games.csv files -> verdicts.csv.
 # `run.sh networks` adds a fourth: networks/RULESET/, the network of issue 36's table of
 # the twelve (experiments/az-all/twelve.csv: the imitation recipe's
-# experiments/az-all/imitate/RULESET/latest.az where its `recipe` is imitation, else the
-# self-play recipe's experiments/az-all/RULESET/latest.az; the rulesets given, default
+# experiments/az-all/imitate/RULESET/latest.az where its `recipe` is imitation, a family
+# network's FOLDER/family/latest.az where it is family:FOLDER, else the self-play
+# recipe's experiments/az-all/RULESET/latest.az; the rulesets given, default
 # every one that has it) in self-play at 200 visits with the win-in-one check, as the table evaluates it;
 # the same adaptive cell, but at most NET_GAMES games (default 50, one batch: a network's
 # ply costs about three times the search player's at 4000 nodes, README "Cost"), so its
@@ -61,7 +62,7 @@ weak=alphabeta:nodes=${WEAK:-1000}
 strong_nodes=${STRONG:-4000}
 strong=alphabeta:nodes=$strong_nodes
 # The network of a ruleset, network_of NETS RULESET: its recipe's in NETS/twelve.csv
-# (imitation: NETS/imitate/), else NETS/RULESET/latest.az.
+# (imitation: NETS/imitate/; family:FOLDER: FOLDER/family/), else NETS/RULESET/latest.az.
 source experiments/az-all/recipe_of.sh
 usage="usage: run.sh [SHARD/SHARDS] | merge SHARDS | configs | verdicts | networks [RULESET ...] | settle [RULESET ...]"
 nets=${NETS:-experiments/az-all}

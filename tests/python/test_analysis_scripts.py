@@ -459,7 +459,68 @@ def test_az_all_twelve_takes_each_rulesets_better_recipe(tmp_path):
     assert (rows["b"]["wins_ab3"], rows["b"]["score_ab3_imitation"]) == ("12", "0.4324")
     assert (rows["c"]["meets"], rows["c"]["score_ab3_imitation"]) == ("no", "")
     assert rows["d"]["games_ab3"] == "" and rows["d"]["meets"] == ""
-    assert "| a | imitation |" in stdout and "| 0.47 |" in stdout and "| c | selfplay |" in stdout and "not run" in stdout
+    assert "| a | imitation |" in stdout and "| selfplay 0.47 |" in stdout and "| c | selfplay |" in stdout and "not run" in stdout
+    assert {k: r["separate"] for k, r in rows.items()} == {"a": "imitation", "b": "selfplay", "c": "selfplay", "d": "selfplay"}
+    assert all(r["score_ab3_family"] == "" for r in rows.values())
+
+
+def test_az_all_twelve_takes_a_family_network_only_where_it_meets_the_bar(tmp_path):
+    """`experiments/az-all/table.py --twelve FOLDER FAMILIES` with two family folders.
+    `c`'s own network missed the bar (self-play 1-30-6, H0); the family `fam` (members b,
+    c and x@10x8, on another board) met it on c (14-2-0, H1): c takes the family network,
+    `family:FAMILIES/fam` with c's own ply cap, the family's training time and the sum of
+    its members' teacher seconds, and separate stays selfplay. `b`'s own network met the
+    bar (12-0-0); the family's 13-0-0 scores higher but meets the same bar, so b keeps its
+    own, with the family's score beside it. A second family, `half`, whose match on c is
+    undecided (3-1-1 after 5 games), replaces nothing. `a` (imitation 13-4-0 beside
+    self-play 0-48-3) is in no family: imitation, as before."""
+    def folder(path, wins, draws, losses, sprt, stem="vs-ab3", times=True):
+        path.mkdir(parents=True, exist_ok=True)
+        if times:
+            (path / "times.csv").write_text("step,seconds\nteacher,1800\ntrain,1800\n")
+            (path / "train_log.csv").write_text("iteration,games,draw_rate\n0,1000,0.5\n")
+            (path / "config.toml").write_text("[selfplay]\nply_cap = 400\n")
+        games = wins + draws + losses
+        score = (wins + draws / 2) / games
+        (path / f"{stem}.csv").write_text(
+            "agent,opponent,games,wins,draws,losses,score,score_lo,score_hi,sprt\n"
+            f"az,alphabeta:depth=3,{games},{wins},{draws},{losses},{score:.4f},{score - 0.2:.4f},{score + 0.1:.4f},{sprt}\n"
+        )
+
+    nets = tmp_path / "az-all"
+    nets.mkdir()
+    (nets / "rulesets.txt").write_text("a\nb\nc\n")
+    folder(nets / "a", 0, 48, 3, "H0")
+    folder(nets / "imitate" / "a", 13, 4, 0, "H1")
+    folder(nets / "b", 12, 0, 0, "H1")
+    folder(nets / "c", 1, 30, 6, "H0")
+    folder(nets / "x@10x8", 1, 0, 0, "")
+    fams = tmp_path / "az-family"
+    fam = fams / "fam" / "family"
+    fam.mkdir(parents=True)
+    (fam / "members.txt").write_text("b\nc\nx@10x8\n")
+    (fam / "times.csv").write_text("step,seconds\ntrain,5400\n")
+    (fam / "train_log.csv").write_text("iteration,games,draw_rate\n0,3000,0.4\n")
+    folder(fam, 13, 0, 0, "H1", stem="b-vs-ab3", times=False)
+    folder(fam, 14, 2, 0, "H1", stem="c-vs-ab3", times=False)
+    folder(fam, 1, 0, 0, "H1", stem="c-vs-ms100", times=False)
+    half = fams / "half" / "family"
+    half.mkdir(parents=True)
+    (half / "members.txt").write_text("c\nb\n")
+    folder(half, 3, 1, 1, "", stem="c-vs-ab3", times=False)
+    stdout, _ = script("experiments/az-all/table.py", "--twelve", nets, fams)
+    with (nets / "twelve.csv").open() as f:
+        rows = {r["ruleset"]: r for r in csv.DictReader(f)}
+    family = f"family:{(fams / 'fam').resolve()}"
+    assert {k: (r["recipe"], r["separate"]) for k, r in rows.items()} == {
+        "a": ("imitation", "imitation"), "b": ("selfplay", "selfplay"), "c": (family, "selfplay")}
+    c = rows["c"]
+    assert (c["wins_ab3"], c["meets"], c["ply_cap"], c["train_s"], c["teacher_s"], c["teacher_games"]) == (
+        "14", "yes", "400", "5400", "5400", "3000"), c
+    assert (c["games_ms100"], c["score_ab3_selfplay"], c["score_ab3_family"]) == ("1", "0.4324", "0.9375"), c
+    assert (rows["b"]["wins_ab3"], rows["b"]["score_ab3_family"]) == ("12", "1.0000"), rows["b"]
+    assert rows["a"]["score_ab3_family"] == "", rows["a"]
+    assert f"| c | {family} |" in stdout and "| selfplay 0.43 |" in stdout and "| family 1.00 |" in stdout, stdout
 
 
 def test_az_all_at_cap_counts_who_was_ahead_when_the_cap_came(tmp_path):

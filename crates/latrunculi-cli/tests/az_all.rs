@@ -224,7 +224,7 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
         || -> Vec<_> { files(&dir.join("imitate-runs")).into_iter().chain(files(&dir.join("out/imitate"))).collect() };
     let before = imitation_files();
     let twelve = |recipe: &str| {
-        let recipes = dir.join(format!("recipes-{recipe}.csv"));
+        let recipes = dir.join(format!("recipes-{}.csv", recipe.replace(|c: char| !c.is_ascii_alphanumeric(), "-")));
         fs::write(&recipes, format!("ruleset,recipe,score_ab3\nxxi,selfplay,0.77\nkowalski,{recipe},0.5\n")).unwrap();
         imitating("twelve.sh").env("RECIPES", &recipes).output().expect("bash runs")
     };
@@ -236,7 +236,20 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
     let o = twelve("both");
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("gives kowalski the recipe 'both' (selfplay or imitation)"), "{err}");
+    assert!(err.contains("gives kowalski the recipe 'both' (selfplay, imitation or family:FOLDER)"), "{err}");
+    // A family recipe names a folder that must exist, and its run.env may set only the
+    // family's own settings (checked before anything runs).
+    let o = twelve(&format!("family:{}", dir.join("no-family").display()));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("no-family, which is not a folder"), "{err}");
+    fs::create_dir_all(dir.join("a-family/family")).unwrap();
+    fs::write(dir.join("a-family/family/run.env"), "FAMILY=kowalski common\nHOUR=1\n").unwrap();
+    let o = twelve(&format!("family:{}", dir.join("a-family").display()));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("a-family/family/run.env sets 'HOUR' (FAMILY, RECIPE or SEPARATE)"), "{err}");
+    assert!(!dir.join("a-family/family.toml").exists(), "nothing was run");
 
     // The equal-time match: the network timed at 200 visits and at the visits that take
     // EVAL_MS, then played at those visits against the search player at EVAL_MS.
@@ -302,6 +315,28 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
     let config = fs::read_to_string(dir.join("verdicts-imitation/networks/kowalski.toml")).unwrap();
     let imitation = dir.join("out/imitate/kowalski/latest.az");
     assert!(config.contains(&format!("az:model={},sims=2", imitation.display())), "{config}");
+    // Where it gives kowalski a family's network (family:FOLDER), the network is
+    // FOLDER/family/latest.az (here a copy of kowalski's own).
+    fs::copy(dir.join("out/kowalski/latest.az"), dir.join("a-family/family/latest.az")).unwrap();
+    fs::write(
+        dir.join("out/twelve.csv"),
+        format!("ruleset,recipe\nkowalski,family:{}\n", dir.join("a-family").display()),
+    )
+    .unwrap();
+    let o = Command::new("bash")
+        .arg(repo().join("experiments/verdicts/run.sh"))
+        .args(["networks", "kowalski"])
+        .env("LATRUNCULI", env!("CARGO_BIN_EXE_latrunculi"))
+        .env("OUT", dir.join("verdicts-family"))
+        .env("NETS", dir.join("out"))
+        .env("NET_GAMES", "2")
+        .env("NET_SIMS", "2")
+        .output()
+        .expect("bash runs");
+    assert!(o.status.success(), "{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    let config = fs::read_to_string(dir.join("verdicts-family/networks/kowalski.toml")).unwrap();
+    let family = dir.join("a-family/family/latest.az");
+    assert!(config.contains(&format!("az:model={},sims=2", family.display())), "{config}");
     // A ruleset without a network is an error that names the file it looked for.
     let o = networks(&["xxi"]);
     assert!(!o.status.success());

@@ -1,7 +1,8 @@
 //! `experiments/az-family/run.sh` at toy size on a two-member family other than the
 //! default (xxi and single-stone-xxi, both 10x8) with the imitation recipe: the family's
-//! configuration names its members and board, the network is trained and evaluated,
-//! `table.py`'s members come from `members.txt`; `run.sh teachers` plays a removed
+//! configuration names its members and board, the network is trained and evaluated
+//! (against the search player too, both members being on their own board), `run.env`
+//! records the settings, `table.py`'s members come from `members.txt`; `run.sh teachers` plays a removed
 //! teacher set again byte for byte and trains nothing; bad settings are refused before
 //! anything is written.
 
@@ -71,9 +72,14 @@ fn a_family_of_two_trains_evaluates_and_replays_its_teachers() {
         "a placeholder left in family.toml:\n{config}"
     );
     assert_eq!(fs::read_to_string(dir.join("out/family/members.txt")).unwrap(), "xxi\nsingle-stone-xxi\n");
+    assert_eq!(
+        fs::read_to_string(dir.join("out/family/run.env")).unwrap(),
+        "FAMILY=xxi single-stone-xxi\nRECIPE=imitation\nSEPARATE=best\n"
+    );
     assert!(dir.join("out/family/latest.az").is_file());
+    // Both members are on their own board, so both also meet the search player at ms=5.
     for m in ["xxi", "single-stone-xxi"] {
-        for vs in ["ab3", "separate"] {
+        for vs in ["ab3", "separate", "ms100"] {
             let games = fs::read_to_string(dir.join(format!("out/family/{m}-vs-{vs}-games.csv"))).unwrap();
             assert_eq!(games.lines().count(), 3, "{m}-vs-{vs}: a header and 2 games");
         }
