@@ -276,19 +276,20 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
     // The verdicts' networks survey: the network in self-play (2 games at 2 visits), its
     // cell in verdicts.csv as the player without its budget.
     let verdicts = dir.join("verdicts");
-    let networks = |args: &[&str]| {
+    let networks_into = |out: &Path, args: &[&str]| {
         Command::new("bash")
             .arg(repo().join("experiments/verdicts/run.sh"))
             .arg("networks")
             .args(args)
             .env("LATRUNCULI", env!("CARGO_BIN_EXE_latrunculi"))
-            .env("OUT", &verdicts)
+            .env("OUT", out)
             .env("NETS", dir.join("out"))
             .env("NET_GAMES", "2")
             .env("NET_SIMS", "2")
             .output()
             .expect("bash runs")
     };
+    let networks = |args: &[&str]| networks_into(&verdicts, args);
     let o = networks(&[]);
     assert!(o.status.success(), "{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
     let config = fs::read_to_string(verdicts.join("networks/kowalski.toml")).unwrap();
@@ -301,16 +302,7 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
     // Where the table of the twelve gives kowalski the imitation recipe, its network is
     // the imitation run's.
     fs::write(dir.join("out/twelve.csv"), "ruleset,recipe\nkowalski,imitation\n").unwrap();
-    let o = Command::new("bash")
-        .arg(repo().join("experiments/verdicts/run.sh"))
-        .args(["networks", "kowalski"])
-        .env("LATRUNCULI", env!("CARGO_BIN_EXE_latrunculi"))
-        .env("OUT", dir.join("verdicts-imitation"))
-        .env("NETS", dir.join("out"))
-        .env("NET_GAMES", "2")
-        .env("NET_SIMS", "2")
-        .output()
-        .expect("bash runs");
+    let o = networks_into(&dir.join("verdicts-imitation"), &["kowalski"]);
     assert!(o.status.success(), "{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
     let config = fs::read_to_string(dir.join("verdicts-imitation/networks/kowalski.toml")).unwrap();
     let imitation = dir.join("out/imitate/kowalski/latest.az");
@@ -323,16 +315,7 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
         format!("ruleset,recipe\nkowalski,family:{}\n", dir.join("a-family").display()),
     )
     .unwrap();
-    let o = Command::new("bash")
-        .arg(repo().join("experiments/verdicts/run.sh"))
-        .args(["networks", "kowalski"])
-        .env("LATRUNCULI", env!("CARGO_BIN_EXE_latrunculi"))
-        .env("OUT", dir.join("verdicts-family"))
-        .env("NETS", dir.join("out"))
-        .env("NET_GAMES", "2")
-        .env("NET_SIMS", "2")
-        .output()
-        .expect("bash runs");
+    let o = networks_into(&dir.join("verdicts-family"), &["kowalski"]);
     assert!(o.status.success(), "{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
     let config = fs::read_to_string(dir.join("verdicts-family/networks/kowalski.toml")).unwrap();
     let family = dir.join("a-family/family/latest.az");
