@@ -101,20 +101,29 @@ def drawn_exception(row: dict) -> bool:
     return losses == 0 and draws >= 0.9 * games and float(row["teacher_draw_rate"]) >= 0.9
 
 
+def training(folder: Path) -> dict:
+    """From FOLDER/train_log.csv: the warm start's row (iteration 0; empty where there is
+    none) and the last iteration finished (empty without a log)."""
+    log = read_rows(folder / "train_log.csv")
+    return {
+        "warm_start": next((r for r in log if r["iteration"] == "0"), {}),
+        "iterations": str(max((int(r["iteration"]) for r in log), default=0)) if log else "",
+    }
+
+
 def table_rows(folder: Path) -> list:
     """One row per ruleset folder of FOLDER (a subfolder with times.csv), by name."""
     table = []
     for d in sorted(p for p in folder.iterdir() if p.is_dir() and (p / "times.csv").is_file()):
-        log = read_rows(d / "train_log.csv")
-        warm_start = next((r for r in log if r["iteration"] == "0"), {})
+        trained = training(d)
         row = {
             "ruleset": d.name,
             "ply_cap": ply_cap(d),
             "teacher_s": seconds(d, "teacher"),
-            "teacher_games": warm_start.get("games", ""),
+            "teacher_games": trained["warm_start"].get("games", ""),
             "train_s": seconds(d, "train"),
-            "iterations": str(max((int(r["iteration"]) for r in log), default=0)) if log else "",
-            "teacher_draw_rate": warm_start.get("draw_rate", ""),
+            "iterations": trained["iterations"],
+            "teacher_draw_rate": trained["warm_start"].get("draw_rate", ""),
         }
         row.update(pairing(d, "ab3"))
         row.update(pairing(d, "ms100"))
@@ -137,20 +146,18 @@ def family_rows(family: Path, separate: Path) -> dict:
     folder of the members' own runs (their ply caps and teacher games)."""
     d = family / "family"
     members = (d / "members.txt").read_text().split()
-    log = read_rows(d / "train_log.csv")
-    warm_start = next((r for r in log if r["iteration"] == "0"), {})
+    trained = training(d)
     teacher = [seconds(separate / m, "teacher") for m in members]
     rows = {}
     for m in (m for m in members if "@" not in m):
-        own = next((r for r in read_rows(separate / m / "train_log.csv") if r["iteration"] == "0"), {})
         row = {
             "ruleset": m,
             "ply_cap": ply_cap(separate / m),
             "teacher_s": f"{sum(float(t) for t in teacher):.0f}" if all(teacher) else "",
-            "teacher_games": warm_start.get("games", ""),
+            "teacher_games": trained["warm_start"].get("games", ""),
             "train_s": seconds(d, "train"),
-            "iterations": str(max((int(r["iteration"]) for r in log), default=0)) if log else "",
-            "teacher_draw_rate": own.get("draw_rate", ""),
+            "iterations": trained["iterations"],
+            "teacher_draw_rate": training(separate / m)["warm_start"].get("draw_rate", ""),
         }
         row.update(pairing(d, "ab3", f"{m}-vs-ab3"))
         row.update(pairing(d, "ms100", f"{m}-vs-ms100"))

@@ -15,7 +15,8 @@ the verdict, the largest budget with its draw rate, won-by-play and adjudicated 
 (95% intervals) and games, the next budget's draw rate, and the DLP's draw rate where
 one exists. The rulesets of the sources come first, then Ludii's; a ruleset's variants
 (adjudication turned off, `+end.adjudication=draw`; a rule changed; another board,
-`@WxH`) are listed right after it, in the table and in the figure. Standard library and matplotlib only.
+`@WxH`) are listed right after it, in the table and in the figure. Standard library and
+matplotlib only.
 """
 import csv
 import re

@@ -2,9 +2,9 @@
 //! default (xxi and single-stone-xxi, both 10x8) with the imitation recipe: the family's
 //! configuration names its members and board, the network is trained and evaluated
 //! (against the search player too, both members being on their own board), `run.env`
-//! records the settings, `table.py`'s members come from `members.txt`; `run.sh teachers` plays a removed
-//! teacher set again byte for byte and trains nothing; bad settings are refused before
-//! anything is written.
+//! records the settings, `table.py`'s members come from `members.txt`; `run.sh teachers`
+//! plays a removed teacher set again byte for byte and trains nothing; bad settings are
+//! refused before anything is written.
 
 use std::fs;
 use std::path::Path;
