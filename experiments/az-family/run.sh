@@ -37,9 +37,10 @@
 # IMITATE_STEPS, default 1000000: the warm start alone for the whole time); SEPARATE,
 # which separate network a member is compared with: `selfplay` (default,
 # ALL/RULESET/latest.az, az-all/run.sh's) or `best`
-# (the recipe ALL/twelve.csv records for it: ALL/imitate/RULESET/latest.az where that is
-# imitation). Results: OUT/family/ (members.txt lists the members; run.env records
-# FAMILY, RECIPE and SEPARATE, with which experiments/az-all/twelve.sh runs the family
+# (the recipe in ALL/twelve.csv's `separate` column, the ruleset's own network's:
+# ALL/imitate/RULESET/latest.az where that is imitation). Results: OUT/family/
+# (members.txt lists the members; run.env records FAMILY, RECIPE and SEPARATE, with
+# which experiments/az-all/twelve.sh runs the family
 # again) and OUT/table.csv (python3 experiments/az-family/table.py OUT).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
