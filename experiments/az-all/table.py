@@ -36,11 +36,6 @@ run; of several families the best-ranked). Columns of table.csv:
   ends_ab3        how those games ended: reason=count over the games (vs-ab3-games.csv)
   games_ms100 ... the same against the search player at ms=100 (vs-ms100.csv)
   teacher_draw_rate  the share of the teacher's games drawn (train_log.csv's iteration 0)
-For a family network's row in twelve.csv: ply_cap is the member's (its separate
-training's, at which the family's matches on it are played), teacher_s, teacher_games,
-train_s and iterations the whole family's (its members' teacher games and its one
-training, shared by its N members), teacher_draw_rate the member's own teacher games',
-and the matches are F/family/RULESET-vs-ab3.csv and RULESET-vs-ms100.csv.
   meets           yes when the score against alphabeta:depth=3 is at least 0.60 with the
                   lower bound above 0.5 after 100 games or an SPRT decision; drawn when
                   it is not, but the ruleset is one where nearly every game is drawn
@@ -48,6 +43,11 @@ and the matches are F/family/RULESET-vs-ab3.csv and RULESET-vs-ms100.csv.
                   of its games against alphabeta:depth=3, at least 90% of them were
                   drawn, and so were at least 90% of the teacher's games; no otherwise;
                   empty while the match is undecided
+For a family network's row in twelve.csv: ply_cap is the member's (its separate
+training's, at which the family's matches on it are played), teacher_s, teacher_games,
+train_s and iterations the whole family's (its members' teacher games and its one
+training, shared by its N members), teacher_draw_rate the member's own teacher games',
+and the matches are F/family/RULESET-vs-ab3.csv and RULESET-vs-ms100.csv.
 A ruleset still running has empty cells where its files are missing.
 """
 import csv
@@ -82,11 +82,8 @@ def pairing(folder: Path, name: str, stem: str = "") -> dict:
     """The match FOLDER/STEM.csv (default vs-NAME.csv) and its games, as columns *_NAME."""
     stem = stem or f"vs-{name}"
     rows = read_rows(folder / f"{stem}.csv")
-    out = {f"{k}_{name}": "" for k in ("games", "wins", "draws", "losses", "score", "score_lo", "score_hi", "sprt")}
-    if rows:
-        r = rows[-1]
-        for k in ("games", "wins", "draws", "losses", "score", "score_lo", "score_hi", "sprt"):
-            out[f"{k}_{name}"] = r.get(k, "")
+    last = rows[-1] if rows else {}
+    out = {f"{k}_{name}": last.get(k, "") for k in ("games", "wins", "draws", "losses", "score", "score_lo", "score_hi", "sprt")}
     ends = Counter(g["reason"] for g in read_rows(folder / f"{stem}-games.csv"))
     out[f"ends_{name}"] = " ".join(f"{k}={v}" for k, v in sorted(ends.items()))
     return out

@@ -40,8 +40,8 @@
 # (the recipe in ALL/twelve.csv's `separate` column, the ruleset's own network's:
 # ALL/imitate/RULESET/latest.az where that is imitation). Results: OUT/family/
 # (members.txt lists the members; run.env records FAMILY, RECIPE and SEPARATE, with
-# which experiments/az-all/twelve.sh runs the family
-# again) and OUT/table.csv (python3 experiments/az-family/table.py OUT).
+# which experiments/az-all/twelve.sh runs the family again) and OUT/table.csv (python3
+# experiments/az-family/table.py OUT).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 teachers_only=0
