@@ -7,7 +7,9 @@ time of the ruleset's hour (the teacher's games, then training), one line per ru
 Reads FOLDER/RULESET/curve/iter-NNNN.csv (a checkpoint against alphabeta:depth=3 and the
 teacher), curve/teacher.csv (the teacher against alphabeta:depth=3) and train_log.csv
 (the training seconds at each iteration) and times.csv (the teacher's seconds); writes
-FOLDER/curve.csv and FOLDER/learning_curves.png.
+FOLDER/curve.csv and FOLDER/learning_curves.png. Folders RULESET@WxH (a ruleset on another
+board, trained for a family's comparison: experiments/az-family) are left out, as in
+table.py.
 
 The Elo scale puts alphabeta:depth=3 at 0 on every ruleset. The teacher's Elo is
 400·log10(s / (1 − s)) of its score s against alphabeta:depth=3; a checkpoint's Elo is
@@ -41,7 +43,7 @@ def smoothed_elo(points: float, games: int) -> float:
 def main() -> None:
     folder = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent
     out = []
-    for d in sorted(p for p in folder.iterdir() if (p / "curve" / "teacher.csv").is_file()):
+    for d in sorted(p for p in folder.iterdir() if (p / "curve" / "teacher.csv").is_file() and "@" not in p.name):
         t = rows(d / "curve" / "teacher.csv")[-1]
         teacher_elo = smoothed_elo(float(t["score"]) * int(t["games"]), int(t["games"]))
         elapsed = {int(r["iteration"]): float(r["elapsed_s"] or 0) for r in rows(d / "train_log.csv")}

@@ -5,7 +5,9 @@
     python3 experiments/az-all/table.py --twelve [FOLDER [FAMILIES]]
                                                      (default FAMILIES: FOLDER/../az-family)
 
-Writes FOLDER/table.csv and prints it as Markdown. With --twelve, writes FOLDER/twelve.csv
+Writes FOLDER/table.csv and prints it as Markdown (folders RULESET@WxH, a ruleset on
+another board trained for a family's comparison, are left out: experiments/az-family
+reports them). With --twelve, writes FOLDER/twelve.csv
 instead: one row per ruleset of FOLDER/rulesets.txt (in its order), by its recipe. The
 ruleset's own network is the self-play recipe's (FOLDER/RULESET, run.sh) or the
 imitation recipe's (FOLDER/imitate/RULESET, imitate.sh), whichever ranks higher: the bar
@@ -109,9 +111,11 @@ def training(folder: Path) -> dict:
 
 
 def table_rows(folder: Path) -> list:
-    """One row per ruleset folder of FOLDER (a subfolder with times.csv), by name."""
+    """One row per ruleset folder of FOLDER (a subfolder with times.csv), by name; a
+    folder RULESET@WxH (a ruleset on another board, trained for a family's comparison
+    and reported with it in experiments/az-family) is left out."""
     table = []
-    for d in sorted(p for p in folder.iterdir() if p.is_dir() and (p / "times.csv").is_file()):
+    for d in sorted(p for p in folder.iterdir() if p.is_dir() and (p / "times.csv").is_file() and "@" not in p.name):
         trained = training(d)
         row = {
             "ruleset": d.name,

@@ -4,8 +4,9 @@
 #
 #   bash experiments/verdicts/run.sh [SHARD/SHARDS]   play (all, or one shard), then verdicts.csv
 #   bash experiments/verdicts/run.sh merge SHARDS     merge the SHARDS finished shards, then verdicts.csv
-#   bash experiments/verdicts/run.sh configs          only write the two experiment files
+#   bash experiments/verdicts/run.sh configs          only write the three experiment files
 #   bash experiments/verdicts/run.sh verdicts         only verdicts.csv, from the games played so far
+#                                                     (a survey's shards' games while it is not merged)
 #   bash experiments/verdicts/run.sh networks [RULESET ...]
 #                                                     each seed ruleset's trained network in
 #                                                     self-play (below), then verdicts.csv
@@ -155,13 +156,23 @@ surveys() {
   if (( ${#variants[@]} > 0 )); then echo sensitivity; fi
 }
 
+# has_games FILE: FILE holds a game below its header (a shard given no cell has none).
+has_games() { [[ -f $1 ]] && (( $(head -n 2 "$1" | wc -l) == 2 )); }
+
 verdicts() {
   local games=() f
   for s in selfplay adjudication-off sensitivity settle; do
-    [[ -s $out/$s/games.csv ]] && games+=("$out/$s/games.csv")
+    if has_games "$out/$s/games.csv"; then
+      games+=("$out/$s/games.csv")
+    else
+      # Not merged yet: the games of its shards so far (merged, they are the same games).
+      for f in "$out/$s"-shard-*/games.csv; do
+        if has_games "$f"; then games+=("$f"); fi
+      done
+    fi
   done
   for f in "$out"/networks/*/games.csv; do
-    [[ -s $f ]] && games+=("$f")
+    if has_games "$f"; then games+=("$f"); fi
   done
   if (( ${#games[@]} == 0 )); then
     echo "no games yet in $out/selfplay, $out/adjudication-off, $out/sensitivity, $out/settle or $out/networks/*" >&2

@@ -396,7 +396,7 @@ def test_az_all_table_meets_by_the_bar_or_the_drawn_exception(tmp_path):
     games 97% drawn: the exception for a ruleset drawn whoever plays (drawn). `lost`: 0-48-3,
     H0, teacher 92% drawn: three losses, so no. `open`: 2-3-1 after 6 games with no SPRT
     decision: empty. `drawn` again with its teacher at 85% drawn would be no (the second
-    table)."""
+    table). `won@10x8`, a ruleset on another board, is left out."""
     def folder(name, wins, draws, losses, sprt, teacher_draws):
         d = tmp_path / name
         d.mkdir(exist_ok=True)
@@ -416,6 +416,8 @@ def test_az_all_table_meets_by_the_bar_or_the_drawn_exception(tmp_path):
     folder("drawn", 0, 73, 0, "H0", 0.97)
     folder("lost", 0, 48, 3, "H0", 0.92)
     folder("open", 2, 3, 1, "", 0.5)
+    # A ruleset on another board (a family's comparison) has no row.
+    folder("won@10x8", 13, 4, 0, "H1", 0.58)
 
     def meets():
         script("experiments/az-all/table.py", tmp_path)

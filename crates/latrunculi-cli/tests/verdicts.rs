@@ -25,16 +25,17 @@ fn p(path: &Path) -> &str {
     path.to_str().unwrap()
 }
 
-/// A CSV file as one map of column to value per row.
+/// A CSV file as one map of column to value per row (quoted fields, such as a network's
+/// agent spec, read whole).
 fn read_csv(path: &Path) -> Vec<HashMap<String, String>> {
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut lines = text.lines();
-    let header: Vec<String> = lines.next().unwrap().split(',').map(str::to_string).collect();
-    lines
-        .map(|l| {
-            let fields: Vec<&str> = l.split(',').collect();
-            assert_eq!(fields.len(), header.len(), "{l}");
-            header.iter().cloned().zip(fields.iter().map(|f| f.to_string())).collect()
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let header: Vec<String> = reader.headers().unwrap().iter().map(str::to_string).collect();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            assert_eq!(r.len(), header.len(), "{r:?}");
+            header.iter().cloned().zip(r.iter().map(str::to_string)).collect()
         })
         .collect()
 }
@@ -242,7 +243,8 @@ fn rules_adjudicating_lists_the_rulesets_whose_end_rules_count_pieces() {
 
 /// `experiments/verdicts/run.sh` end to end on two rulesets at tiny budgets, in two
 /// shards and a merge: the three surveys (self-play, the adjudication-off rerun of the
-/// ruleset that counts pieces, a rule variant), and verdicts.csv.
+/// ruleset that counts pieces, a rule variant), and verdicts.csv, from the shards' games
+/// before the merge and from the merged files after it.
 #[test]
 fn the_experiment_script_runs_in_shards_and_merges_into_verdicts() {
     let dir = scratch("run-sh");
@@ -265,7 +267,18 @@ fn the_experiment_script_runs_in_shards_and_merges_into_verdicts() {
     run(&["0/2"]);
     run(&["1/2"]);
     assert!(!dir.join("verdicts.csv").exists(), "no verdicts before the merge");
+    // Before the merge, `run.sh verdicts` reads the shards' games: the same games, so the
+    // same rows as after it (in another order: rulesets as the files first meet them).
+    run(&["verdicts"]);
+    let sorted_lines = |path: &Path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+        lines.sort_unstable();
+        lines
+    };
+    let from_shards = sorted_lines(&dir.join("verdicts.csv"));
     run(&["merge", "2"]);
+    assert_eq!(sorted_lines(&dir.join("verdicts.csv")), from_shards, "the shards' verdicts are the merged run's");
     let off = std::fs::read_to_string(dir.join("adjudication-off.toml")).unwrap();
     assert!(off.contains(r#"rulesets = ["ludii-bell-8x7+end.adjudication=draw"]"#), "{off}");
     let rows = read_csv(&dir.join("verdicts.csv"));
@@ -363,4 +376,79 @@ fn the_committed_seed_verdicts_follow_from_the_committed_games() {
         ["kowalski+end.adjudication=draw", "common+end.adjudication=draw", "back-rank+end.adjudication=draw"]
     );
     assert!(rows[27..].iter().all(|r| r["adjudicated"] == "0"), "adjudication off counts nothing");
+}
+
+/// Whether a games file holds a game below its header (`run.sh`'s `has_games`).
+fn has_games(f: &Path) -> bool {
+    std::fs::read_to_string(f).is_ok_and(|t| t.lines().nth(1).is_some())
+}
+
+/// A survey's games as `run.sh verdicts` reads them: `DIR/games.csv` once merged, else the
+/// games of its shards so far (`DIR-shard-K/games.csv`, in the order bash lists them);
+/// files holding only a header are left out.
+fn survey_games(folder: &Path) -> Vec<PathBuf> {
+    let merged = folder.join("games.csv");
+    if has_games(&merged) {
+        return vec![merged];
+    }
+    let name = folder.file_name().unwrap().to_str().unwrap().to_owned();
+    let mut shards: Vec<PathBuf> = std::fs::read_dir(folder.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|d| d.file_name().unwrap().to_str().unwrap().starts_with(&format!("{name}-shard-")))
+        .map(|d| d.join("games.csv"))
+        .filter(|f| has_games(f))
+        .collect();
+    shards.sort();
+    shards
+}
+
+/// The committed `experiments/verdicts/verdicts.csv` (all 42 rulesets, from the games
+/// played so far) is what `bash experiments/verdicts/run.sh verdicts` makes of the
+/// committed games, byte for byte: every survey's games, merged or, until then, its
+/// shards'.
+#[test]
+fn the_committed_verdicts_follow_from_the_committed_games() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = root.join("experiments/verdicts");
+    let mut games: Vec<PathBuf> = Vec::new();
+    for s in ["selfplay", "adjudication-off", "sensitivity", "settle"] {
+        games.extend(survey_games(&dir.join(s)));
+    }
+    if let Ok(entries) = std::fs::read_dir(dir.join("networks")) {
+        let mut nets: Vec<PathBuf> =
+            entries.map(|e| e.unwrap().path().join("games.csv")).filter(|f| has_games(f)).collect();
+        nets.sort();
+        games.extend(nets);
+    }
+    assert!(games.len() >= 4, "the surveys' games are committed: {games:?}");
+    let out = scratch("all").join("verdicts.csv");
+    let mut args = vec!["verdicts", "--games"];
+    args.extend(games.iter().map(|g| p(g)));
+    let dlp = root.join("experiments/ludii/dlp.csv");
+    let rules = root.join("configs/rulesets");
+    args.extend(["--dlp", p(&dlp), "--rules-dir", p(&rules), "--out", p(&out)]);
+    let o = latrunculi(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let committed = std::fs::read_to_string(dir.join("verdicts.csv")).unwrap();
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), committed);
+    // Every ruleset of selfplay/ has one verdict of the search player, on its largest
+    // budget, once its cells have begun; the seed rulesets' rows are seed/verdicts.csv's.
+    let rows = read_csv(&out);
+    let played: std::collections::BTreeSet<String> = std::fs::read_to_string(dir.join("selfplay/games.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap().to_owned())
+        .collect();
+    let judged: Vec<&str> = rows
+        .iter()
+        .filter(|r| r["player"] == "alphabeta" && !r["verdict"].is_empty() && played.contains(&r["ruleset"]))
+        .map(|r| r["ruleset"].as_str())
+        .collect();
+    assert_eq!(judged.len(), played.len(), "one verdict per ruleset: {judged:?}");
+    let seed = read_csv(&dir.join("seed/verdicts.csv"));
+    for s in &seed {
+        assert!(rows.contains(s), "the seed row {s:?} is in verdicts.csv");
+    }
 }
