@@ -378,58 +378,31 @@ fn the_committed_seed_verdicts_follow_from_the_committed_games() {
     assert!(rows[27..].iter().all(|r| r["adjudicated"] == "0"), "adjudication off counts nothing");
 }
 
-/// Whether a games file holds a game below its header (`run.sh`'s `has_games`).
-fn has_games(f: &Path) -> bool {
-    std::fs::read_to_string(f).is_ok_and(|t| t.lines().nth(1).is_some())
-}
-
-/// A survey's games as `run.sh verdicts` reads them: `DIR/games.csv` once merged, else the
-/// games of its shards so far (`DIR-shard-K/games.csv`, in the order bash lists them);
-/// files holding only a header are left out.
-fn survey_games(folder: &Path) -> Vec<PathBuf> {
-    let merged = folder.join("games.csv");
-    if has_games(&merged) {
-        return vec![merged];
-    }
-    let name = folder.file_name().unwrap().to_str().unwrap().to_owned();
-    let mut shards: Vec<PathBuf> = std::fs::read_dir(folder.parent().unwrap())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|d| d.file_name().unwrap().to_str().unwrap().starts_with(&format!("{name}-shard-")))
-        .map(|d| d.join("games.csv"))
-        .filter(|f| has_games(f))
-        .collect();
-    shards.sort();
-    shards
-}
-
 /// The committed `experiments/verdicts/verdicts.csv` (all 42 rulesets, from the games
 /// played so far) is what `bash experiments/verdicts/run.sh verdicts` makes of the
-/// committed games, byte for byte: every survey's games, merged or, until then, its
-/// shards'.
+/// committed games, byte for byte: the script runs on a scratch folder holding links to
+/// the committed survey folders, so it reads them as it reads its own (merged surveys,
+/// or the shards of one not merged yet).
 #[test]
 fn the_committed_verdicts_follow_from_the_committed_games() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap();
     let dir = root.join("experiments/verdicts");
-    let mut games: Vec<PathBuf> = Vec::new();
-    for s in ["selfplay", "adjudication-off", "sensitivity", "settle"] {
-        games.extend(survey_games(&dir.join(s)));
+    let linked = scratch("all");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            std::os::unix::fs::symlink(&path, linked.join(path.file_name().unwrap())).unwrap();
+        }
     }
-    if let Ok(entries) = std::fs::read_dir(dir.join("networks")) {
-        let mut nets: Vec<PathBuf> =
-            entries.map(|e| e.unwrap().path().join("games.csv")).filter(|f| has_games(f)).collect();
-        nets.sort();
-        games.extend(nets);
-    }
-    assert!(games.len() >= 4, "the surveys' games are committed: {games:?}");
-    let out = scratch("all").join("verdicts.csv");
-    let mut args = vec!["verdicts", "--games"];
-    args.extend(games.iter().map(|g| p(g)));
-    let dlp = root.join("experiments/ludii/dlp.csv");
-    let rules = root.join("configs/rulesets");
-    args.extend(["--dlp", p(&dlp), "--rules-dir", p(&rules), "--out", p(&out)]);
-    let o = latrunculi(&args);
+    let o = Command::new("bash")
+        .arg(root.join("experiments/verdicts/run.sh"))
+        .arg("verdicts")
+        .env("LATRUNCULI", env!("CARGO_BIN_EXE_latrunculi"))
+        .env("OUT", &linked)
+        .output()
+        .expect("bash runs");
     assert!(o.status.success(), "{}", stderr(&o));
+    let out = linked.join("verdicts.csv");
     let committed = std::fs::read_to_string(dir.join("verdicts.csv")).unwrap();
     assert_eq!(std::fs::read_to_string(&out).unwrap(), committed);
     // Every ruleset of selfplay/ has one verdict of the search player, on its largest
