@@ -28,6 +28,12 @@ pub struct TrainConfig {
     pub family: Vec<String>,
     /// Seed of everything random in the run.
     pub seed: u64,
+    /// A trained network (`.az` file, relative to the working directory) to start from
+    /// instead of an untrained one: fine-tuning, by the warm start, self-play or both.
+    /// It must have the run's network shape and have been trained on the run's rulesets
+    /// (the same `ruleset`, or the same family, by parameters); empty: an untrained
+    /// network.
+    pub init_network: String,
     /// Iterations (self-play → training → checkpoint) to run in all; 0 with a
     /// `[warmstart]`: the warm start alone.
     pub iterations: u32,
@@ -54,6 +60,7 @@ impl Default for TrainConfig {
             board: String::new(),
             family: Vec::new(),
             seed: 1,
+            init_network: String::new(),
             iterations: 10,
             time_limit_s: 0,
             network: NetworkSection::default(),
@@ -140,6 +147,10 @@ pub struct NetworkSection {
     /// Divide the ply plane by `selfplay.ply_cap` whatever cap a later game has (false:
     /// by the game's own cap, as the first networks did).
     pub fixed_ply_scale: bool,
+    /// With `fixed_ply_scale`, the divisor of the ply plane in place of
+    /// `selfplay.ply_cap` (0: `selfplay.ply_cap`): a network fine-tuned at another cap
+    /// (`init_network`) keeps the divisor it was trained with.
+    pub ply_scale: usize,
     /// Append the simulator's tactical planes (one-move capture threats of both sides)
     /// to the observation.
     pub tactical_planes: bool,
@@ -155,6 +166,7 @@ impl Default for NetworkSection {
             policy_head: "dense".into(),
             score_head: false,
             fixed_ply_scale: false,
+            ply_scale: 0,
             tactical_planes: false,
         }
     }
@@ -389,6 +401,12 @@ impl TrainConfig {
         if !(self.warmstart.soft_sharpen > 0.0 && self.warmstart.soft_sharpen <= 100.0) {
             return Err("warmstart.soft_sharpen must be above 0 and at most 100".into());
         }
+        if self.network.ply_scale > 0 && !self.network.fixed_ply_scale {
+            return Err("network.ply_scale needs network.fixed_ply_scale = true".into());
+        }
+        if self.network.ply_scale > 1_000_000 {
+            return Err("network.ply_scale must be at most 1000000".into());
+        }
         if !(self.warmstart.learning_rate >= 0.0 && self.warmstart.learning_rate.is_finite()) {
             return Err("warmstart.learning_rate must be >= 0".into());
         }
@@ -461,7 +479,11 @@ impl TrainConfig {
             .with_value_hidden(self.network.value_hidden)
             .with_policy_planes(planes)
             .with_score_head(self.network.score_head)
-            .with_ply_scale(if self.network.fixed_ply_scale { self.selfplay.ply_cap as usize } else { 0 })
+            .with_ply_scale(match (self.network.fixed_ply_scale, self.network.ply_scale) {
+                (false, _) => 0,
+                (true, 0) => self.selfplay.ply_cap as usize,
+                (true, scale) => scale,
+            })
     }
 
     /// The search defaults recorded in this run's checkpoints.
@@ -551,6 +573,18 @@ mod tests {
         let cfg = TrainConfig::from_toml_str("ruleset = \"xxi\"\nboard = \"12*8\"\n", "a.toml").unwrap();
         let e = cfg.load_ruleset(None).unwrap_err().to_string();
         assert!(e.contains("board") && e.contains("12*8") && e.contains("WxH"), "{e}");
+    }
+
+    #[test]
+    fn the_ply_divisor_is_the_cap_or_the_one_set_and_needs_a_fixed_scale() {
+        let rs = Ruleset::builtin("kowalski").unwrap();
+        let scale = |text: &str| TrainConfig::from_toml_str(text, "a.toml").map(|c| c.network_config(&rs).ply_scale);
+        assert_eq!(scale("[selfplay]\nply_cap = 1000\n").unwrap(), 0, "each game's own cap");
+        assert_eq!(scale("[network]\nfixed_ply_scale = true\n[selfplay]\nply_cap = 1000\n").unwrap(), 1000);
+        let kept = "[network]\nfixed_ply_scale = true\nply_scale = 400\n[selfplay]\nply_cap = 1000\n";
+        assert_eq!(scale(kept).unwrap(), 400);
+        let e = scale("[network]\nply_scale = 400\n").unwrap_err().to_string();
+        assert!(e.contains("a.toml") && e.contains("network.ply_scale needs network.fixed_ply_scale"), "{e}");
     }
 
     #[test]

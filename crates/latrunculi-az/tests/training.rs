@@ -222,3 +222,49 @@ fn a_warm_start_alone_takes_its_steps_or_stops_at_its_time_limit() {
         fs::remove_dir_all(&d).ok();
     }
 }
+
+/// The outputs of the network in `path` on one observation of ones.
+fn outputs_on_ones(path: &std::path::Path) -> Vec<f32> {
+    let (meta, net) = latrunculi_az::checkpoint::load(path, &latrunculi_az::device::inference()).unwrap();
+    let shape = [meta.planes, meta.height, meta.width];
+    let e = net.infer(vec![1.0; shape.iter().product()], 1, shape).unwrap();
+    e.logits.into_iter().chain(e.values).chain(e.scores).collect()
+}
+
+#[test]
+fn a_run_starts_from_a_trained_network_of_its_shape_and_rules_only() {
+    let first = scratch("init-first");
+    run(&TINY.replace("iterations = 2", "iterations = 1"), "first.toml", &first, &quiet(true)).unwrap();
+    let trained = first.join("latest.az");
+    // A second run from it: its iteration 0 is that network, not an untrained one.
+    let from = |path: &std::path::Path, config: &str| {
+        config.replace("seed = 7\n", &format!("seed = 7\ninit_network = \"{}\"\n", path.display()))
+    };
+    let second = scratch("init-second");
+    let state = run(&from(&trained, TINY), "second.toml", &second, &quiet(true)).unwrap();
+    assert_eq!(state.iteration, 2);
+    let start = outputs_on_ones(&second.join("checkpoints/iter-0000.az"));
+    assert_eq!(start, outputs_on_ones(&trained), "iteration 0 is the network it started from");
+    let fresh = scratch("init-fresh");
+    run(&TINY.replace("iterations = 2", "iterations = 1"), "fresh.toml", &fresh, &quiet(true)).unwrap();
+    let untrained = outputs_on_ones(&fresh.join("checkpoints/iter-0000.az"));
+    assert_ne!(start, untrained, "an untrained network of the same seed differs from the trained one");
+    // Another ruleset with the same shape (kowalski-parcae has kowalski's board and
+    // pieces), another network shape and a missing file are refused, naming the file.
+    for (config, words) in [
+        (
+            from(&trained, TINY).replace("ruleset = \"kowalski\"", "ruleset = \"kowalski-parcae\""),
+            "trained on kowalski",
+        ),
+        (from(&trained, TINY).replace("channels = 8", "channels = 4"), "is not the one"),
+        (from(&first.join("missing.az"), TINY), "missing.az"),
+    ] {
+        let refused = scratch("init-refused");
+        let e = run(&config, "other.toml", &refused, &quiet(true)).unwrap_err().to_string();
+        assert!(e.contains(words) && (e.contains("latest.az") || e.contains("missing.az")), "{e}");
+        assert!(!refused.exists(), "nothing is written for a refused start");
+    }
+    for d in [first, second, fresh, scratch("init-refused")] {
+        fs::remove_dir_all(&d).ok();
+    }
+}

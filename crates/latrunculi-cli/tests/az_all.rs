@@ -1,7 +1,8 @@
 //! `experiments/az-all/run.sh` end to end at toy size: the teacher's games (with their
 //! soft policies), training, the evaluations, the learning curve and the tables; and a
 //! second run that finds everything done and changes nothing; `imitate.sh` on the same
-//! teacher games (the warm start alone), and `twelve.sh` dispatching to it; then
+//! teacher games (the warm start alone), `tune.sh` starting from its network, and
+//! `twelve.sh` dispatching to the imitation; then
 //! `moonshot.sh`'s
 //! equal-time match on the network it trained, and `experiments/verdicts/run.sh
 //! networks`'s self-play of it into verdicts.csv.
@@ -217,6 +218,41 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
         assert!(imitated.join(f).is_file(), "{f}");
     }
     assert!(!imitated.join("curve").exists(), "no learning curve");
+
+    // tune.sh: the imitation recipe started from a trained network (here the imitation's
+    // own, whose rules are kowalski's) for TUNE_STEPS steps on the same teacher games.
+    let tuning = |ruleset: &str| {
+        let mut command = toy_script("experiments/az-all/tune.sh");
+        command
+            .arg(ruleset)
+            .env("INIT", imitated.join("latest.az"))
+            .env("FIRST_RUNS", dir.join("runs"))
+            .env("FIRST_OUT", dir.join("out"))
+            .env("RUNS", dir.join("tune-runs"))
+            .env("OUT", dir.join("out/tune"))
+            .env("TEMPLATE", dir.join("tiny.toml"))
+            .env("TUNE_STEPS", "2")
+            .env("PLY_CAP", "60")
+            .env("HOUR", "1000");
+        command.output().expect("bash runs")
+    };
+    let o = tuning("kowalski-parcae");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("kowalski-parcae is not one of the rulesets"), "{err}");
+    assert!(!dir.join("out/tune").exists(), "a refused run wrote files");
+    let o = tuning("kowalski");
+    assert!(o.status.success(), "{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    let tuned = dir.join("out/tune/kowalski");
+    let config = fs::read_to_string(tuned.join("config.toml")).unwrap();
+    let init_line = format!("\ninit_network = \"{}\"\n", imitated.join("latest.az").display());
+    assert!(config.contains(&init_line) && config.contains("\nsteps = 2  # imitation"), "{config}");
+    let log = fs::read_to_string(tuned.join("train_log.csv")).unwrap();
+    assert!(log.lines().nth(1).is_some_and(|row| row.starts_with("0,3,") && row.ends_with(",2")), "{log}");
+    for f in ["latest.az", "vs-ab3.csv", "vs-ms100.csv"] {
+        assert!(tuned.join(f).is_file(), "{f}");
+    }
+    assert_ne!(fs::read(tuned.join("latest.az")).unwrap(), fs::read(imitated.join("latest.az")).unwrap());
 
     // twelve.sh runs a ruleset by the recipe its table records: here imitation, found
     // done, so nothing changes; a recipe it does not know is refused, naming it.

@@ -333,15 +333,16 @@ impl<'a> Run<'a> {
     /// Starts the run: the folder, the saved configuration, the untrained network (after
     /// the warm start, if any) as checkpoint 0, and the warm start's commit.
     fn start(&self, config_text: &str) -> Result<Progress, AzError> {
+        // The network to start from, checked before anything is written.
+        let model = match self.cfg.init_network.trim() {
+            "" => self.net_cfg.init(&crate::device::training()),
+            path => self.initial_network(Path::new(path))?,
+        };
         let f = &self.folder;
         fs::create_dir_all(&f.checkpoints).map_err(|e| AzError::io(&f.checkpoints, "cannot create", e))?;
         write_atomic(&f.config, config_text.as_bytes()).map_err(|e| AzError::io(&f.config, "cannot write", e))?;
-        let mut progress = Progress {
-            state: RunState::default(),
-            model: self.net_cfg.init(&crate::device::training()),
-            optim: self.optimizer(),
-            buffer: ReplayBuffer::default(),
-        };
+        let mut progress =
+            Progress { state: RunState::default(), model, optim: self.optimizer(), buffer: ReplayBuffer::default() };
         log::truncate_log(&f.log, 0)?;
         if !self.cfg.warmstart.datasets.is_empty() {
             self.warm_start(&mut progress)?;
@@ -355,6 +356,64 @@ impl<'a> Run<'a> {
             self.commit(&progress.state)?;
         }
         Ok(progress)
+    }
+
+    /// The network of `init_network`, checked against the run: the same network shape
+    /// and the same rulesets (ids and parameters, the family's in order).
+    fn initial_network(&self, path: &Path) -> Result<Network, AzError> {
+        let (meta, model) = checkpoint::load(path, &crate::device::training())?;
+        let describe = |c: &NetworkConfig| {
+            format!(
+                "{} blocks, {} channels, {} planes, {}x{}, {} actions, {} policy planes, score head {}, \
+                 {} rule features, ply divisor {}",
+                c.blocks,
+                c.channels,
+                c.planes,
+                c.width,
+                c.height,
+                c.actions,
+                c.policy_planes,
+                c.score_head,
+                c.rule_features.len(),
+                match c.ply_scale {
+                    0 => "each game's cap".to_string(),
+                    n => n.to_string(),
+                }
+            )
+        };
+        if meta.network_config() != self.net_cfg {
+            return Err(AzError::Mismatch(format!(
+                "init_network {}: its network is not the one the configuration trains: {} against {} \
+                 (a fixed ply divisor other than selfplay.ply_cap is set by network.ply_scale)",
+                path.display(),
+                describe(&meta.network_config()),
+                describe(&self.net_cfg)
+            )));
+        }
+        let ours = self.meta(meta.iteration);
+        let rules = |m: &CheckpointMeta| -> Vec<(String, String)> {
+            if m.family.is_empty() {
+                vec![(m.ruleset.clone(), m.params_hash.clone())]
+            } else {
+                m.family.iter().map(|f| (f.ruleset.clone(), f.params_hash.clone())).collect()
+            }
+        };
+        let (theirs, ours) = (rules(&meta), rules(&ours));
+        if theirs != ours {
+            let names = |v: &[(String, String)]| -> String {
+                v.iter().map(|(id, hash)| format!("{id} ({hash})")).collect::<Vec<_>>().join(", ")
+            };
+            return Err(AzError::Mismatch(format!(
+                "init_network {}: it was trained on {}, not on the run's rulesets {}",
+                path.display(),
+                names(&theirs),
+                names(&ours)
+            )));
+        }
+        if !self.opts.quiet {
+            eprintln!("starting from {} (iteration {} of its run)", path.display(), meta.iteration);
+        }
+        Ok(model)
     }
 
     /// The warm start: gradient steps on the games of the configured datasets, logged as
