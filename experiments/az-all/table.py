@@ -17,13 +17,16 @@ A family network (experiments/az-family/run.sh: a folder F of FAMILIES, or FAMIL
 itself, with F/family/members.txt) that plays the ruleset on its own board replaces it
 only where the family network meets the bar (or the drawn exception) and ranks higher on
 that alone: it meets the bar where the own network does not, or the own network meets
-only the drawn exception; a higher score is not enough. Its columns: ruleset, recipe (selfplay,
-imitation, or family:F for the family network of folder F, a path from the repository's
-root; twelve.sh runs each ruleset by it), separate (the own network's recipe, selfplay or
-imitation, which experiments/az-family/run.sh's SEPARATE=best compares a family with),
-the chosen network's columns below, then score_ab3_selfplay, score_ab3_imitation and
-score_ab3_family (each one's score against alphabeta:depth=3, empty where it has not
-run; of several families the best-ranked). Columns of table.csv:
+only the drawn exception; a higher score is not enough. So does a family network
+fine-tuned on the ruleset at another ply cap (tune.sh: FOLDER/tune-cap-N/RULESET), on
+the same terms, the better-ranked of the two where both would. Its columns: ruleset,
+recipe (selfplay, imitation, family:F for the family network of folder F, or tune:T for
+the tuned network of folder T, each a path from the repository's root; twelve.sh runs
+each ruleset by it), separate (the own network's recipe, selfplay or imitation, which
+experiments/az-family/run.sh's SEPARATE=best compares a family with), the chosen
+network's columns below, then score_ab3_selfplay, score_ab3_imitation, score_ab3_family
+and score_ab3_tune (each one's score against alphabeta:depth=3, empty where it has not
+run; of several families or tunings the best-ranked). Columns of table.csv:
   ruleset         the seed ruleset
   ply_cap         the ply cap of every game of its run: teacher, self-play and the matches
                   (config.toml's [selfplay] ply_cap)
@@ -49,7 +52,10 @@ For a family network's row in twelve.csv: ply_cap is the member's (its separate
 training's, at which the family's matches on it are played), teacher_s, teacher_games,
 train_s and iterations the whole family's (its members' teacher games and its one
 training, shared by its N members), teacher_draw_rate the member's own teacher games',
-and the matches are F/family/RULESET-vs-ab3.csv and RULESET-vs-ms100.csv.
+and the matches are F/family/RULESET-vs-ab3.csv and RULESET-vs-ms100.csv. For a tuned
+network's row: ply_cap is the tuning's, teacher_s and train_s the family's (as above)
+plus the tuning's own teacher games and training, teacher_games and iterations the
+tuning's, and the matches its own (T/RULESET/vs-*.csv).
 A ruleset still running has empty cells where its files are missing.
 """
 import csv
@@ -108,6 +114,36 @@ def training(folder: Path) -> dict:
         "warm_start": next((r for r in log if r["iteration"] == "0"), {}),
         "iterations": str(max((int(r["iteration"]) for r in log), default=0)) if log else "",
     }
+
+
+def init_network(folder: Path) -> str:
+    """The init_network of FOLDER/config.toml (a run started from a trained network), or
+    nothing."""
+    config = folder / "config.toml"
+    if not config.is_file():
+        return ""
+    with config.open("rb") as f:
+        return tomllib.load(f).get("init_network", "")
+
+
+def tune_rows(folder: Path, separate: Path) -> dict:
+    """The rows of the tuned networks of FOLDER (tune.sh's OUT), by ruleset, their
+    seconds with those of the family network each started from (a path from the
+    repository's root, FAMILY/family/latest.az; SEPARATE as for family_rows)."""
+    root = Path(__file__).resolve().parents[2]
+    rows = {}
+    for row in table_rows(folder):
+        init = init_network(folder / row["ruleset"])
+        family = (root / init).parent.parent if init else None
+        if family is None or not (family / "family" / "members.txt").is_file():
+            continue
+        base = family_rows(family, separate).get(row["ruleset"])
+        if base is None:
+            continue
+        for k in ("teacher_s", "train_s"):
+            row[k] = f"{float(row[k]) + float(base[k]):.0f}" if row[k] and base[k] else ""
+        rows[row["ruleset"]] = row
+    return rows
 
 
 def table_rows(folder: Path) -> list:
@@ -210,11 +246,16 @@ def twelve(folder: Path, family_root: Path) -> list:
         "imitation": {r["ruleset"]: r for r in table_rows(folder / "imitate")} if (folder / "imitate").is_dir() else {},
     }
     # Of several families playing a ruleset, the best-ranked (the first folder on a tie).
-    family = {}
+    family, tuned = {}, {}
     for f in families(family_root):
         for m, r in family_rows(f, folder).items():
             if m not in family or rank(r) > rank(family[m][1]):
                 family[m] = (f"family:{label(f)}", r)
+    # Of several tunings (folders FOLDER/tune-cap-N) of a ruleset, the best-ranked.
+    for t in sorted(d for d in folder.iterdir() if d.is_dir() and d.name.startswith("tune-cap-")):
+        for m, r in tune_rows(t, folder).items():
+            if m not in tuned or rank(r) > rank(tuned[m][1]):
+                tuned[m] = (f"tune:{label(t)}", r)
     # The columns of a ruleset no recipe has run: those of any row, empty.
     empty = {k: "" for rows in recipes.values() for r in list(rows.values())[:1] for k in r if k != "ruleset"}
     table = []
@@ -222,14 +263,18 @@ def twelve(folder: Path, family_root: Path) -> list:
         runs = {k: rows[name] for k, rows in recipes.items() if name in rows}
         separate = max(runs, key=lambda k: (rank(runs[k]), k == "selfplay")) if runs else "selfplay"
         recipe, chosen = separate, runs.get(separate, empty)
-        if name in family and family[name][1]["meets"] in ("yes", "drawn") and (
-                not runs or rank(family[name][1])[0] > rank(chosen)[0]):
-            recipe, chosen = family[name]
+        # A family network or a tuned one replaces it where it meets the bar (or the drawn
+        # exception) and the own network ranks lower on that; the better-ranked of the two.
+        derived = sorted((d[name] for d in (family, tuned) if name in d), key=lambda d: rank(d[1]), reverse=True)
+        if derived and derived[0][1]["meets"] in ("yes", "drawn") and (
+                not runs or rank(derived[0][1])[0] > rank(chosen)[0]):
+            recipe, chosen = derived[0]
         row = {"ruleset": name, "recipe": recipe, "separate": separate}
         row.update({k: v for k, v in chosen.items() if k != "ruleset"})
         for k in recipes:
             row[f"score_ab3_{k}"] = runs[k]["score_ab3"] if k in runs else ""
         row["score_ab3_family"] = family[name][1]["score_ab3"] if name in family else ""
+        row["score_ab3_tune"] = tuned[name][1]["score_ab3"] if name in tuned else ""
         table.append(row)
     return table
 
@@ -252,8 +297,8 @@ def main() -> None:
         print("|---|---|---|---|---|---|---|---|---|---|---|---|")
         for r in table:
             a, b = cell(r, "ab3"), cell(r, "ms100")
-            kind = "family" if r["recipe"].startswith("family:") else r["recipe"]
-            others = [f"{k} {float(r[f'score_ab3_{k}']):.2f}" for k in ("selfplay", "imitation", "family")
+            kind = r["recipe"].split(":")[0]
+            others = [f"{k} {float(r[f'score_ab3_{k}']):.2f}" for k in ("selfplay", "imitation", "family", "tune")
                       if k != kind and r[f"score_ab3_{k}"]]
             print(f"| {r['ruleset']} | {r['recipe']} | {r['ply_cap']} | {r['teacher_s']} | {r['train_s']} | {a[0]} | {a[1]} | {r['sprt_ab3']} | {b[0]} | {b[1]} | {r['meets']} | {', '.join(others) or 'not run'} |")
         return

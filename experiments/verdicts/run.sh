@@ -63,7 +63,8 @@ weak=alphabeta:nodes=${WEAK:-1000}
 strong_nodes=${STRONG:-4000}
 strong=alphabeta:nodes=$strong_nodes
 # The network of a ruleset, network_of NETS RULESET: its recipe's in NETS/twelve.csv
-# (imitation: NETS/imitate/; family:FOLDER: FOLDER/family/), else NETS/RULESET/latest.az.
+# (imitation: NETS/imitate/; family:FOLDER: FOLDER/family/; tune:FOLDER: FOLDER/RULESET/),
+# else NETS/RULESET/latest.az.
 source experiments/az-all/recipe_of.sh
 usage="usage: run.sh [SHARD/SHARDS] | merge SHARDS | configs | verdicts | networks [RULESET ...] | settle [RULESET ...]"
 nets=${NETS:-experiments/az-all}

@@ -525,6 +525,59 @@ def test_az_all_twelve_takes_a_family_network_only_where_it_meets_the_bar(tmp_pa
     assert f"| c | {family} |" in stdout and "| selfplay 0.43 |" in stdout and "| family 1.00 |" in stdout, stdout
 
 
+def test_az_all_twelve_takes_a_tuned_network_only_where_it_meets_the_bar(tmp_path):
+    """`experiments/az-all/table.py --twelve` with a folder of tuned networks (tune.sh's
+    `tune-cap-1000`), each started from the family network `fam` (members b and c). `c`'s
+    own network and the family's on c missed the bar; its tuned network met it (15-2-3,
+    H1): c takes `tune:FOLDER/tune-cap-1000`, with the tuning's ply cap, teacher games and
+    matches, and the family's seconds (its members' teacher games, its training) added to
+    the tuning's. `b`'s own network met the bar; its tuned one meets the same bar at a
+    higher score, so b keeps its own, the tuned score beside it."""
+    def folder(path, wins, draws, losses, sprt, stem="vs-ab3", times=(1800, 1800), cap=400, init=""):
+        path.mkdir(parents=True, exist_ok=True)
+        if times:
+            (path / "times.csv").write_text(f"step,seconds\nteacher,{times[0]}\ntrain,{times[1]}\n")
+            (path / "train_log.csv").write_text("iteration,games,draw_rate\n0,139,0.7\n")
+            init_line = f'init_network = "{init}"\n' if init else ""
+            (path / "config.toml").write_text(f"{init_line}[selfplay]\nply_cap = {cap}\n")
+        games = wins + draws + losses
+        score = (wins + draws / 2) / games
+        (path / f"{stem}.csv").write_text(
+            "agent,opponent,games,wins,draws,losses,score,score_lo,score_hi,sprt\n"
+            f"az,alphabeta:depth=3,{games},{wins},{draws},{losses},{score:.4f},{score - 0.12:.4f},{score + 0.1:.4f},{sprt}\n"
+        )
+
+    nets = tmp_path / "az-all"
+    nets.mkdir()
+    (nets / "rulesets.txt").write_text("b\nc\n")
+    folder(nets / "b", 12, 0, 0, "H1")
+    folder(nets / "c", 1, 30, 6, "H0")
+    fams = tmp_path / "az-family"
+    fam = fams / "fam" / "family"
+    fam.mkdir(parents=True)
+    (fam / "members.txt").write_text("b\nc\n")
+    (fam / "times.csv").write_text("step,seconds\ntrain,5400\n")
+    (fam / "train_log.csv").write_text("iteration,games,draw_rate\n0,3000,0.4\n")
+    folder(fam, 3, 10, 5, "H0", stem="c-vs-ab3", times=None)
+    tunes = nets / "tune-cap-1000"
+    init = fam / "latest.az"
+    folder(tunes / "c", 15, 2, 3, "H1", times=(1527, 532), cap=1000, init=init)
+    folder(tunes / "b", 13, 0, 0, "H1", times=(1000, 500), cap=1000, init=init)
+    stdout, _ = script("experiments/az-all/table.py", "--twelve", nets, fams)
+    with (nets / "twelve.csv").open() as f:
+        rows = {r["ruleset"]: r for r in csv.DictReader(f)}
+    tuned = f"tune:{tunes.resolve()}"
+    assert {k: (r["recipe"], r["separate"]) for k, r in rows.items()} == {
+        "b": ("selfplay", "selfplay"), "c": (tuned, "selfplay")}
+    c = rows["c"]
+    assert (c["wins_ab3"], c["meets"], c["ply_cap"], c["teacher_games"]) == ("15", "yes", "1000", "139"), c
+    # The family's members' teacher games (1800 s each) and its training (5400 s) added.
+    assert (c["teacher_s"], c["train_s"]) == (str(1527 + 3600), str(532 + 5400)), c
+    assert (c["score_ab3_family"], c["score_ab3_tune"], c["score_ab3_selfplay"]) == ("0.4444", "0.8000", "0.4324"), c
+    assert (rows["b"]["wins_ab3"], rows["b"]["score_ab3_tune"]) == ("12", "1.0000"), rows["b"]
+    assert f"| c | {tuned} | 1000 |" in stdout and "| selfplay 0.43, family 0.44 |" in stdout, stdout
+
+
 def test_az_all_at_cap_counts_who_was_ahead_when_the_cap_came(tmp_path):
     """`experiments/az-all/at_cap.py` on a hand-made match of five games: one won, four
     drawn at the ply cap with the network (white in two, black in two) ahead, ahead, level

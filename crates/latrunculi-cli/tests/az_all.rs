@@ -272,7 +272,15 @@ fn the_one_command_trains_evaluates_and_resumes_to_nothing_new() {
     let o = twelve("both");
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("gives kowalski the recipe 'both' (selfplay, imitation or family:FOLDER)"), "{err}");
+    assert!(
+        err.contains("gives kowalski the recipe 'both' (selfplay, imitation, family:FOLDER or tune:FOLDER)"),
+        "{err}"
+    );
+    // A tuning names a folder whose config says which network it started from.
+    let o = twelve(&format!("tune:{}", dir.join("no-tune").display()));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("no-tune, whose kowalski/config.toml names no init_network and ply_cap"), "{err}");
     // A family recipe names a folder that must exist, and its run.env may set only the
     // family's own settings (checked before anything runs).
     let o = twelve(&format!("family:{}", dir.join("no-family").display()));
