@@ -466,6 +466,24 @@ def test_az_all_twelve_takes_each_rulesets_better_recipe(tmp_path):
     assert all(r["score_ab3_family"] == "" for r in rows.values())
 
 
+def net_folder(path, wins, draws, losses, sprt, stem="vs-ab3", times=True, seconds=(1800, 1800), cap=400, init=""):
+    """A hand-made network folder of experiments/az-all (times.csv with the teacher's and
+    the training's SECONDS, train_log.csv, config.toml at ply cap CAP, from INIT where
+    given; none of those without TIMES) and its match STEM.csv against depth 3."""
+    path.mkdir(parents=True, exist_ok=True)
+    if times:
+        (path / "times.csv").write_text(f"step,seconds\nteacher,{seconds[0]}\ntrain,{seconds[1]}\n")
+        (path / "train_log.csv").write_text("iteration,games,draw_rate\n0,1000,0.5\n")
+        init_line = f'init_network = "{init}"\n' if init else ""
+        (path / "config.toml").write_text(f"{init_line}[selfplay]\nply_cap = {cap}\n")
+    games = wins + draws + losses
+    score = (wins + draws / 2) / games
+    (path / f"{stem}.csv").write_text(
+        "agent,opponent,games,wins,draws,losses,score,score_lo,score_hi,sprt\n"
+        f"az,alphabeta:depth=3,{games},{wins},{draws},{losses},{score:.4f},{score - 0.2:.4f},{score + 0.1:.4f},{sprt}\n"
+    )
+
+
 def test_az_all_twelve_takes_a_family_network_only_where_it_meets_the_bar(tmp_path):
     """`experiments/az-all/table.py --twelve FOLDER FAMILIES` with two family folders.
     `c`'s own network missed the bar (self-play 1-30-6, H0); the family `fam` (members b,
@@ -476,19 +494,7 @@ def test_az_all_twelve_takes_a_family_network_only_where_it_meets_the_bar(tmp_pa
     own, with the family's score beside it. A second family, `half`, whose match on c is
     undecided (3-1-1 after 5 games), replaces nothing. `a` (imitation 13-4-0 beside
     self-play 0-48-3) is in no family: imitation, as before."""
-    def folder(path, wins, draws, losses, sprt, stem="vs-ab3", times=True):
-        path.mkdir(parents=True, exist_ok=True)
-        if times:
-            (path / "times.csv").write_text("step,seconds\nteacher,1800\ntrain,1800\n")
-            (path / "train_log.csv").write_text("iteration,games,draw_rate\n0,1000,0.5\n")
-            (path / "config.toml").write_text("[selfplay]\nply_cap = 400\n")
-        games = wins + draws + losses
-        score = (wins + draws / 2) / games
-        (path / f"{stem}.csv").write_text(
-            "agent,opponent,games,wins,draws,losses,score,score_lo,score_hi,sprt\n"
-            f"az,alphabeta:depth=3,{games},{wins},{draws},{losses},{score:.4f},{score - 0.2:.4f},{score + 0.1:.4f},{sprt}\n"
-        )
-
+    folder = net_folder
     nets = tmp_path / "az-all"
     nets.mkdir()
     (nets / "rulesets.txt").write_text("a\nb\nc\n")
@@ -533,20 +539,7 @@ def test_az_all_twelve_takes_a_tuned_network_only_where_it_meets_the_bar(tmp_pat
     matches, and the family's seconds (its members' teacher games, its training) added to
     the tuning's. `b`'s own network met the bar; its tuned one meets the same bar at a
     higher score, so b keeps its own, the tuned score beside it."""
-    def folder(path, wins, draws, losses, sprt, stem="vs-ab3", times=(1800, 1800), cap=400, init=""):
-        path.mkdir(parents=True, exist_ok=True)
-        if times:
-            (path / "times.csv").write_text(f"step,seconds\nteacher,{times[0]}\ntrain,{times[1]}\n")
-            (path / "train_log.csv").write_text("iteration,games,draw_rate\n0,139,0.7\n")
-            init_line = f'init_network = "{init}"\n' if init else ""
-            (path / "config.toml").write_text(f"{init_line}[selfplay]\nply_cap = {cap}\n")
-        games = wins + draws + losses
-        score = (wins + draws / 2) / games
-        (path / f"{stem}.csv").write_text(
-            "agent,opponent,games,wins,draws,losses,score,score_lo,score_hi,sprt\n"
-            f"az,alphabeta:depth=3,{games},{wins},{draws},{losses},{score:.4f},{score - 0.12:.4f},{score + 0.1:.4f},{sprt}\n"
-        )
-
+    folder = net_folder
     nets = tmp_path / "az-all"
     nets.mkdir()
     (nets / "rulesets.txt").write_text("b\nc\n")
@@ -558,11 +551,11 @@ def test_az_all_twelve_takes_a_tuned_network_only_where_it_meets_the_bar(tmp_pat
     (fam / "members.txt").write_text("b\nc\n")
     (fam / "times.csv").write_text("step,seconds\ntrain,5400\n")
     (fam / "train_log.csv").write_text("iteration,games,draw_rate\n0,3000,0.4\n")
-    folder(fam, 3, 10, 5, "H0", stem="c-vs-ab3", times=None)
+    folder(fam, 3, 10, 5, "H0", stem="c-vs-ab3", times=False)
     tunes = nets / "tune-cap-1000"
     init = fam / "latest.az"
-    folder(tunes / "c", 15, 2, 3, "H1", times=(1527, 532), cap=1000, init=init)
-    folder(tunes / "b", 13, 0, 0, "H1", times=(1000, 500), cap=1000, init=init)
+    folder(tunes / "c", 15, 2, 3, "H1", seconds=(1527, 532), cap=1000, init=init)
+    folder(tunes / "b", 13, 0, 0, "H1", seconds=(1000, 500), cap=1000, init=init)
     stdout, _ = script("experiments/az-all/table.py", "--twelve", nets, fams)
     with (nets / "twelve.csv").open() as f:
         rows = {r["ruleset"]: r for r in csv.DictReader(f)}
@@ -570,7 +563,7 @@ def test_az_all_twelve_takes_a_tuned_network_only_where_it_meets_the_bar(tmp_pat
     assert {k: (r["recipe"], r["separate"]) for k, r in rows.items()} == {
         "b": ("selfplay", "selfplay"), "c": (tuned, "selfplay")}
     c = rows["c"]
-    assert (c["wins_ab3"], c["meets"], c["ply_cap"], c["teacher_games"]) == ("15", "yes", "1000", "139"), c
+    assert (c["wins_ab3"], c["meets"], c["ply_cap"], c["teacher_games"]) == ("15", "yes", "1000", "1000"), c
     # The family's members' teacher games (1800 s each) and its training (5400 s) added.
     assert (c["teacher_s"], c["train_s"]) == (str(1527 + 3600), str(532 + 5400)), c
     assert (c["score_ab3_family"], c["score_ab3_tune"], c["score_ab3_selfplay"]) == ("0.4444", "0.8000", "0.4324"), c
