@@ -330,8 +330,9 @@ impl<'a> Run<'a> {
         Ok(Progress { state, model, optim, buffer })
     }
 
-    /// Starts the run: the folder, the saved configuration, the untrained network (after
-    /// the warm start, if any) as checkpoint 0, and the warm start's commit.
+    /// Starts the run: the folder, the saved configuration, the first network (untrained,
+    /// or `init_network`'s; after the warm start, if any) as checkpoint 0, and the warm
+    /// start's commit.
     fn start(&self, config_text: &str) -> Result<Progress, AzError> {
         // The network to start from, checked before anything is written.
         let model = match self.cfg.init_network.trim() {
