@@ -234,6 +234,14 @@ def rank(row: dict) -> tuple:
     return (order.get(row["meets"], 0), float(row["score_ab3"] or -1))
 
 
+def keep_best(best: dict, recipe: str, rows: dict) -> None:
+    """Puts each ruleset's row of ROWS into BEST as (RECIPE, row) where it ranks higher
+    than the one there (`rank`; the earlier one on a tie)."""
+    for m, r in rows.items():
+        if m not in best or rank(r) > rank(best[m][1]):
+            best[m] = (recipe, r)
+
+
 def twelve(folder: Path, family_root: Path) -> list:
     """The twelve seed rulesets (rulesets.txt's order), each by its recipe: the self-play
     recipe (FOLDER's own rows) or the imitation recipe (FOLDER/imitate's), whichever
@@ -245,17 +253,13 @@ def twelve(folder: Path, family_root: Path) -> list:
         "selfplay": {r["ruleset"]: r for r in table_rows(folder)},
         "imitation": {r["ruleset"]: r for r in table_rows(folder / "imitate")} if (folder / "imitate").is_dir() else {},
     }
-    # Of several families playing a ruleset, the best-ranked (the first folder on a tie).
+    # Of several families playing a ruleset, the best-ranked (the first folder on a tie);
+    # so of several tunings (folders FOLDER/tune-cap-N).
     family, tuned = {}, {}
     for f in families(family_root):
-        for m, r in family_rows(f, folder).items():
-            if m not in family or rank(r) > rank(family[m][1]):
-                family[m] = (f"family:{label(f)}", r)
-    # Of several tunings (folders FOLDER/tune-cap-N) of a ruleset, the best-ranked.
+        keep_best(family, f"family:{label(f)}", family_rows(f, folder))
     for t in sorted(d for d in folder.iterdir() if d.is_dir() and d.name.startswith("tune-cap-")):
-        for m, r in tune_rows(t, folder).items():
-            if m not in tuned or rank(r) > rank(tuned[m][1]):
-                tuned[m] = (f"tune:{label(t)}", r)
+        keep_best(tuned, f"tune:{label(t)}", tune_rows(t, folder))
     # The columns of a ruleset no recipe has run: those of any row, empty.
     empty = {k: "" for rows in recipes.values() for r in list(rows.values())[:1] for k in r if k != "ruleset"}
     table = []

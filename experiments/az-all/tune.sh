@@ -37,10 +37,11 @@ grep -q '^ruleset = "@RULESET@"$' "$template" ||
   { echo "tune.sh: $template has no line 'ruleset = \"@RULESET@\"' to replace by the family's rulesets" >&2; exit 2; }
 # A network whose ply plane has a fixed divisor (`fixed_ply_scale`) keeps it at the new
 # cap: its training's `ply_scale`, else its `ply_cap`.
+source experiments/az-all/trained_ply_cap.sh
 scale=""
 if grep -q '^fixed_ply_scale = true' "$family_config"; then
   scale=$(awk -F' = ' '$1 == "ply_scale" { print $2 + 0; exit }' "$family_config")
-  [[ -n $scale && $scale != 0 ]] || scale=$(awk -F' = ' '$1 == "ply_cap" { print $2 + 0; exit }' "$family_config")
+  [[ -n $scale && $scale != 0 ]] || scale=$(trained_ply_cap "$family_config")
 fi
 mkdir -p "$runs"
 base=$runs/template-tune.toml

@@ -484,6 +484,17 @@ def net_folder(path, wins, draws, losses, sprt, stem="vs-ab3", times=True, secon
     )
 
 
+def family_folder(path, *members):
+    """A hand-made family network's folder of experiments/az-family (PATH/family: its
+    MEMBERS, 5,400 s of training, 3,000 teacher games); returns PATH/family."""
+    fam = path / "family"
+    fam.mkdir(parents=True)
+    (fam / "members.txt").write_text("".join(f"{m}\n" for m in members))
+    (fam / "times.csv").write_text("step,seconds\ntrain,5400\n")
+    (fam / "train_log.csv").write_text("iteration,games,draw_rate\n0,3000,0.4\n")
+    return fam
+
+
 def test_az_all_twelve_takes_a_family_network_only_where_it_meets_the_bar(tmp_path):
     """`experiments/az-all/table.py --twelve FOLDER FAMILIES` with two family folders.
     `c`'s own network missed the bar (self-play 1-30-6, H0); the family `fam` (members b,
@@ -504,11 +515,7 @@ def test_az_all_twelve_takes_a_family_network_only_where_it_meets_the_bar(tmp_pa
     folder(nets / "c", 1, 30, 6, "H0")
     folder(nets / "x@10x8", 1, 0, 0, "")
     fams = tmp_path / "az-family"
-    fam = fams / "fam" / "family"
-    fam.mkdir(parents=True)
-    (fam / "members.txt").write_text("b\nc\nx@10x8\n")
-    (fam / "times.csv").write_text("step,seconds\ntrain,5400\n")
-    (fam / "train_log.csv").write_text("iteration,games,draw_rate\n0,3000,0.4\n")
+    fam = family_folder(fams / "fam", "b", "c", "x@10x8")
     folder(fam, 13, 0, 0, "H1", stem="b-vs-ab3", times=False)
     folder(fam, 14, 2, 0, "H1", stem="c-vs-ab3", times=False)
     folder(fam, 1, 0, 0, "H1", stem="c-vs-ms100", times=False)
@@ -546,11 +553,7 @@ def test_az_all_twelve_takes_a_tuned_network_only_where_it_meets_the_bar(tmp_pat
     folder(nets / "b", 12, 0, 0, "H1")
     folder(nets / "c", 1, 30, 6, "H0")
     fams = tmp_path / "az-family"
-    fam = fams / "fam" / "family"
-    fam.mkdir(parents=True)
-    (fam / "members.txt").write_text("b\nc\n")
-    (fam / "times.csv").write_text("step,seconds\ntrain,5400\n")
-    (fam / "train_log.csv").write_text("iteration,games,draw_rate\n0,3000,0.4\n")
+    fam = family_folder(fams / "fam", "b", "c")
     folder(fam, 3, 10, 5, "H0", stem="c-vs-ab3", times=False)
     tunes = nets / "tune-cap-1000"
     init = fam / "latest.az"
