@@ -2,6 +2,7 @@
 """The cost of `experiments/verdicts/run.sh` in core-hours, from measured games.
 
 Usage: python3 experiments/verdicts/estimate_cost.py [SAMPLE]
+       python3 experiments/verdicts/estimate_cost.py --spent [FOLDER] [SAMPLE]
 
 The run is the one of the experiment files that run.sh writes (`run.sh configs`):
 selfplay.toml (its rulesets and node budgets) and adjudication-off.toml (the rulesets
@@ -27,6 +28,14 @@ ply cap).
 
 Prints a line per ruleset and the totals, against the 16 hours of the two-core machine
 (32 core-hours).
+
+`--spent` prices the games already played instead of the run to come: every game of the
+search player in FOLDER (default experiments/verdicts): selfplay/, adjudication-off/ (or
+its shards, adjudication-off-shard-K/, while it is not merged), sensitivity/ and settle/,
+at its plies times the same CPU seconds per ply (a budget the sample did not time: the
+pooled figure of the largest timed budget below it, scaled by the budget's ratio to it).
+The networks' cells (networks/RULESET/) are listed with their games and plies but not
+priced: the sample times no network.
 """
 
 import csv
@@ -70,10 +79,95 @@ def nodes(spec: str) -> int:
     return int(spec.split("nodes=")[1].split(",")[0])
 
 
-def main():
-    sample = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE / "cost-sample.csv"
+def read_sample(sample: Path) -> list[dict]:
+    """The timed games of SAMPLE, one row per ruleset and budget."""
     with sample.open(newline="") as f:
-        timed = list(csv.DictReader(f))
+        return list(csv.DictReader(f))
+
+
+def seconds_a_ply(timed: list[dict], budgets) -> tuple[dict, dict]:
+    """The sample's CPU seconds per ply: per (ruleset, budget) where timed, and pooled per
+    budget (all its seconds over all its plies) for each of `budgets`. A budget the sample
+    did not time takes the pooled figure of the largest timed budget below it, scaled by
+    the ratio of the budgets; none below is an error."""
+    own = {(r["ruleset"], int(r["nodes"])): float(r["cpu_s"]) / int(r["plies"]) for r in timed}
+    sampled = {}
+    for b in {int(r["nodes"]) for r in timed}:
+        rows = [r for r in timed if int(r["nodes"]) == b]
+        sampled[b] = sum(float(r["cpu_s"]) for r in rows) / sum(int(r["plies"]) for r in rows)
+    pooled = {}
+    for b in budgets:
+        if b in sampled:
+            pooled[b] = sampled[b]
+            continue
+        below = [s for s in sampled if s < b]
+        if not below:
+            raise ValueError(f"no timed games at nodes={b} or at a smaller budget")
+        pooled[b] = sampled[max(below)] * b / max(below)
+    return own, pooled
+
+
+def games_files(folder: Path) -> dict[str, list[Path]]:
+    """The games.csv files of each survey in a verdicts folder: adjudication-off's merged
+    file where there is one, else its shards'; every network's cell apart."""
+    files = {}
+    for survey in ["selfplay", "adjudication-off", "sensitivity", "settle"]:
+        merged = folder / survey / "games.csv"
+        shards = sorted(folder.glob(f"{survey}-shard-*/games.csv"))
+        found = [merged] if merged.is_file() else shards
+        if found:
+            files[survey] = found
+    for cell in sorted(folder.glob("networks/*/games.csv")):
+        files[f"networks/{cell.parent.name}"] = [cell]
+    return files
+
+
+def spent(folder: Path, sample: Path):
+    """Prints what the games already played in FOLDER cost (`--spent`)."""
+    timed = read_sample(sample)
+    played = {}  # (survey, player) -> [games, plies, rows of (ruleset, budget, plies)]
+    for survey, paths in games_files(folder).items():
+        for path in paths:
+            with path.open(newline="") as f:
+                for r in csv.DictReader(f):
+                    spec = r["white"]
+                    player = f"alphabeta:nodes={nodes(spec)}" if spec.startswith("alphabeta:nodes=") else "network"
+                    cell = played.setdefault((survey, player), [0, 0, []])
+                    cell[0] += 1
+                    cell[1] += int(r["plies"])
+                    if player != "network":
+                        cell[2].append((r["ruleset"].split("+")[0].split("@")[0], nodes(spec), int(r["plies"])))
+    budgets = {b for _, _, rows in played.values() for _, b, _ in rows}
+    try:
+        own, pooled = seconds_a_ply(timed, budgets)
+    except ValueError as e:
+        sys.exit(f"error: {sample}: {e}")
+    print("| survey | player | games | plies | core-hours |")
+    print("|---|---|---:|---:|---:|")
+    total = 0.0
+    unpriced = 0
+    for (survey, player), (games, plies, rows) in sorted(played.items()):
+        if player == "network":
+            unpriced += games
+            print(f"| {survey} | {player} | {games} | {plies} | not priced |")
+            continue
+        hours = sum(p * own.get((ruleset, b), pooled[b]) for ruleset, b, p in rows) / 3600
+        total += hours
+        print(f"| {survey} | {player} | {games} | {plies} | {hours:.1f} |")
+    print(f"the search player's games: {total:.1f} core-hours, {total / MACHINE_CORE_HOURS:.2f} times the "
+          f"{MACHINE_CORE_HOURS} core-hours of 16 hours on the two-core machine; "
+          f"{unpriced} network games not priced")
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--spent":
+        rest = sys.argv[2:]
+        folder = Path(rest[0]) if rest else HERE
+        sample = Path(rest[1]) if len(rest) > 1 else HERE / "cost-sample.csv"
+        spent(folder, sample)
+        return
+    sample = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE / "cost-sample.csv"
+    timed = read_sample(sample)
     with (HERE / "selfplay.toml").open("rb") as f:
         selfplay = tomllib.load(f)
     with (HERE / "adjudication-off.toml").open("rb") as f:
@@ -87,13 +181,11 @@ def main():
     off_budget = nodes(off_config["pairings"][0][0])
     sens_budgets = {nodes(sens_config["pairings"][0][0])} if sens_config else set()
     off_rulesets = {r.removesuffix(OFF) for r in off_config["rulesets"]}
-    own = {(r["ruleset"], int(r["nodes"])): float(r["cpu_s"]) / int(r["plies"]) for r in timed}
-    pooled = {}
-    for b in set(budgets) | {off_budget} | sens_budgets:
-        rows = [r for r in timed if int(r["nodes"]) == b]
-        if not rows:
+    wanted = set(budgets) | {off_budget} | sens_budgets
+    for b in wanted:
+        if not any(int(r["nodes"]) == b for r in timed):
             sys.exit(f"error: {sample} has no timed games at nodes={b}")
-        pooled[b] = sum(float(r["cpu_s"]) for r in rows) / sum(int(r["plies"]) for r in rows)
+    own, pooled = seconds_a_ply(timed, wanted)
     proxy = {}
     for path in STUDY:
         with path.open(newline="") as f:

@@ -390,6 +390,49 @@ def test_verdicts_cost_estimate_follows_the_adaptive_rule(tmp_path):
     assert f"pooled CPU seconds per ply: nodes={weak} 3600.0 ms, nodes={strong} 3600.0 ms" in stdout, stdout
 
 
+def test_verdicts_cost_spent_prices_each_game_by_its_budget(tmp_path):
+    """`estimate_cost.py --spent` on a hand-made verdicts folder. The sample: kowalski at
+    3.6 s a ply at 1,000 nodes (3,600 s over 1,000 plies) and 7.2 at 4,000, xxi 3.6 at
+    4,000; pooled at 4,000: 9,000 s over 1,500 plies = 6.0. selfplay: kowalski at 1,000
+    (100 plies, 360 s: 0.1 core-hours); at 4,000 kowalski (200 plies, its own 7.2: 1,440 s)
+    and ludii-x, not timed (300 plies at the pooled 6.0: 1,800 s): 0.9. The adjudication-off
+    shards: kowalski's variant at kowalski's figure (250 x 7.2 = 1,800 s) and xxi's (100 x
+    3.6 = 360 s): 0.6. settle at 16,000 nodes, a budget the sample did not time: 4,000's
+    pooled 6.0 x 4 = 24 s a ply, 100 plies: 2,400 s, 0.7. A network's cell is counted, not
+    priced. In all 8,160 s = 2.3 core-hours, 0.07 of 32. A budget below every timed one
+    is refused."""
+    d = tmp_path / "verdicts"
+    sample = tmp_path / "sample.csv"
+    sample.write_text("ruleset,nodes,games,plies,cpu_s\nkowalski,1000,2,1000,3600\nkowalski,4000,2,1000,7200\n"
+                      "xxi,4000,2,500,1800\n")
+
+    def games(folder, *rows):
+        (d / folder).mkdir(parents=True)
+        (d / folder / "games.csv").write_text(
+            "ruleset,white,black,winner,plies\n" + "".join(f"{r},{w},{w},draw,{p}\n" for r, w, p in rows))
+
+    games("selfplay", ("kowalski", "alphabeta:nodes=1000", 100), ("kowalski", "alphabeta:nodes=4000", 200),
+          ("ludii-x", "alphabeta:nodes=4000", 300))
+    games("adjudication-off-shard-1", ("kowalski+end.adjudication=draw", "alphabeta:nodes=4000", 250))
+    games("adjudication-off-shard-2", ("xxi+end.adjudication=draw", "alphabeta:nodes=4000", 100))
+    games("settle", ("kowalski", "alphabeta:nodes=16000", 100))
+    games("networks/kowalski", ("kowalski", "az:model=k.az", 30), ("kowalski", "az:model=k.az", 30))
+    stdout, _ = script("experiments/verdicts/estimate_cost.py", "--spent", d, sample)
+    rows = stdout.splitlines()
+    for row in ["| selfplay | alphabeta:nodes=1000 | 1 | 100 | 0.1 |",
+                "| selfplay | alphabeta:nodes=4000 | 2 | 500 | 0.9 |",
+                "| adjudication-off | alphabeta:nodes=4000 | 2 | 350 | 0.6 |",
+                "| settle | alphabeta:nodes=16000 | 1 | 100 | 0.7 |",
+                "| networks/kowalski | network | 2 | 60 | not priced |"]:
+        assert row in rows, stdout
+    assert rows[-1].startswith("the search player's games: 2.3 core-hours, 0.07 times the 32 core-hours"), stdout
+    assert rows[-1].endswith("2 network games not priced"), stdout
+
+    games("sensitivity", ("kowalski+end.no_capture_limit=30", "alphabeta:nodes=500", 10))
+    out = python("experiments/verdicts/estimate_cost.py", "--spent", d, sample)
+    assert out.returncode != 0 and "no timed games at nodes=500" in out.stderr, text(out)
+
+
 def test_az_all_table_meets_by_the_bar_or_the_drawn_exception(tmp_path):
     """`experiments/az-all/table.py` on four hand-made ruleset folders. `won`: 13-4-0 with
     SPRT H1 at 0.88 [0.66, 0.97] meets the bar (yes). `drawn`: 0-73-0, H0, its teacher's
