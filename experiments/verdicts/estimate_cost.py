@@ -31,7 +31,7 @@ Prints a line per ruleset and the totals, against the 16 hours of the two-core m
 
 `--spent` prices the games already played instead of the run to come: every game of the
 search player in FOLDER (default experiments/verdicts): selfplay/, adjudication-off/ (or
-its shards, adjudication-off-shard-K/, while it is not merged), sensitivity/ and settle/,
+its shards, adjudication-off-shard-K/, while it is not merged), sensitivity/ and settle/*/,
 at its plies times the same CPU seconds per ply (a budget the sample did not time: the
 pooled figure of the largest timed budget below it, scaled by the budget's ratio to it).
 The networks' cells (networks/RULESET/) are listed with their games and plies but not
@@ -109,14 +109,18 @@ def seconds_a_ply(timed: list[dict], budgets) -> tuple[dict, dict]:
 
 def games_files(folder: Path) -> dict[str, list[Path]]:
     """The games.csv files of each survey in a verdicts folder: adjudication-off's merged
-    file where there is one, else its shards'; every network's cell apart."""
+    file where there is one, else its shards'; settle's rulesets together; every network's
+    cell apart."""
     files = {}
-    for survey in ["selfplay", "adjudication-off", "sensitivity", "settle"]:
+    for survey in ["selfplay", "adjudication-off", "sensitivity"]:
         merged = folder / survey / "games.csv"
         shards = sorted(folder.glob(f"{survey}-shard-*/games.csv"))
         found = [merged] if merged.is_file() else shards
         if found:
             files[survey] = found
+    settle = sorted(folder.glob("settle/*/games.csv"))
+    if settle:
+        files["settle"] = settle
     for cell in sorted(folder.glob("networks/*/games.csv")):
         files[f"networks/{cell.parent.name}"] = [cell]
     return files

@@ -36,9 +36,10 @@
 # the same adaptive cell, but at most NET_GAMES games (default 50, one batch: a network's
 # ply costs about three times the search player's at 4000 nodes, README "Cost"), so its
 # interval is wider than +-0.05 unless NET_GAMES is raised (up to 400 on a cluster).
-# `run.sh settle` adds a fifth: settle/, alphabeta:nodes=$TOP (default 4 x STRONG) in
-# self-play on the rulesets given, default those that verdicts.csv calls unsettled, with the
-# same adaptive cells; the verdict rule then compares STRONG with TOP on them.
+# `run.sh settle` adds a fifth: settle/RULESET/, alphabeta:nodes=$TOP (default 4 x STRONG)
+# in self-play, one survey a ruleset, on the rulesets given, default those that
+# verdicts.csv calls unsettled below TOP, with the same adaptive cells; the verdict rule
+# then compares STRONG with TOP on them.
 #
 # SHARD/SHARDS (e.g. 3/16, SHARD from 0) plays every SHARDS-th cell of each survey from the
 # SHARD-th (`latrunculi survey --shard SHARD+1/SHARDS`) into selfplay-shard-K/ and
@@ -162,7 +163,7 @@ has_games() { [[ -f $1 ]] && (( $(head -n 2 "$1" | wc -l) == 2 )); }
 
 verdicts() {
   local games=() f
-  for s in selfplay adjudication-off sensitivity settle; do
+  for s in selfplay adjudication-off sensitivity; do
     if has_games "$out/$s/games.csv"; then
       games+=("$out/$s/games.csv")
     else
@@ -172,11 +173,11 @@ verdicts() {
       done
     fi
   done
-  for f in "$out"/networks/*/games.csv; do
+  for f in "$out"/settle/*/games.csv "$out"/networks/*/games.csv; do
     if has_games "$f"; then games+=("$f"); fi
   done
   if (( ${#games[@]} == 0 )); then
-    echo "no games yet in $out/selfplay, $out/adjudication-off, $out/sensitivity, $out/settle or $out/networks/*" >&2
+    echo "no games yet in $out/selfplay, $out/adjudication-off, $out/sensitivity, $out/settle/* or $out/networks/*" >&2
     exit 1
   fi
   "$bin" verdicts --games "${games[@]}" --dlp experiments/ludii/dlp.csv --out "$out/verdicts.csv"
@@ -213,14 +214,20 @@ case ${1:-0/1} in
     if (( ${#picked[@]} == 0 )); then
       [[ -f $out/verdicts.csv ]] ||
         { echo "run.sh settle: no $out/verdicts.csv to find the unsettled rulesets in; name them, or run 'run.sh verdicts' first" >&2; exit 2; }
-      # The rulesets whose search-player row says unsettled.
-      mapfile -t picked < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-        $col["player"] == "alphabeta" && $col["verdict"] == "unsettled" { print $col["ruleset"] }' "$out/verdicts.csv")
+      # The rulesets whose search-player row says unsettled, below the budget TOP (one
+      # already played at TOP and still unsettled needs a larger TOP, not the same again).
+      mapfile -t picked < <(awk -F, -v top="nodes=$top_nodes" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $col["player"] == "alphabeta" && $col["verdict"] == "unsettled" && $col["budget"] != top { print $col["ruleset"] }' "$out/verdicts.csv")
     fi
-    (( ${#picked[@]} > 0 )) || { echo "run.sh settle: no ruleset is unsettled in $out/verdicts.csv" >&2; exit 0; }
-    echo "settle/: $top in self-play on ${picked[*]}"
-    experiment_file settle "$(toml_list "${picked[@]}")" "[[\"$top\", \"$top\"]]"
-    "$bin" survey --config "$out/settle.toml"
+    (( ${#picked[@]} > 0 )) || { echo "run.sh settle: no ruleset is unsettled below $top in $out/verdicts.csv" >&2; exit 0; }
+    mkdir -p "$out/settle"
+    for r in "${picked[@]}"; do
+      # One survey a ruleset (settle/RULESET.toml into settle/RULESET/), so that rulesets
+      # added later, or played on other machines, each resume their own folder.
+      echo "settle/$r/: $top in self-play"
+      experiment_file "settle/$r" "[\"$r\"]" "[[\"$top\", \"$top\"]]"
+      "$bin" survey --config "$out/settle/$r.toml"
+    done
     verdicts ;;
   merge)
     n=${2:?$usage}

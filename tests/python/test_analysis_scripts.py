@@ -398,7 +398,7 @@ def test_verdicts_cost_spent_prices_each_game_by_its_budget(tmp_path):
     and ludii-x, not timed (300 plies at the pooled 6.0: 1,800 s): 0.9. The adjudication-off
     shards: kowalski's variant at kowalski's figure (250 x 7.2 = 1,800 s) and xxi's (100 x
     3.6 = 360 s): 0.6. settle at 16,000 nodes, a budget the sample did not time: 4,000's
-    pooled 6.0 x 4 = 24 s a ply, 100 plies: 2,400 s, 0.7. A network's cell is counted, not
+    pooled 6.0 x 4 = 24 s a ply, 100 plies in two rulesets' folders: 2,400 s, 0.7. A network's cell is counted, not
     priced. In all 8,160 s = 2.3 core-hours, 0.07 of 32. A budget below every timed one
     is refused."""
     d = tmp_path / "verdicts"
@@ -415,14 +415,15 @@ def test_verdicts_cost_spent_prices_each_game_by_its_budget(tmp_path):
           ("ludii-x", "alphabeta:nodes=4000", 300))
     games("adjudication-off-shard-1", ("kowalski+end.adjudication=draw", "alphabeta:nodes=4000", 250))
     games("adjudication-off-shard-2", ("xxi+end.adjudication=draw", "alphabeta:nodes=4000", 100))
-    games("settle", ("kowalski", "alphabeta:nodes=16000", 100))
+    games("settle/kowalski", ("kowalski", "alphabeta:nodes=16000", 60))
+    games("settle/xxi", ("xxi", "alphabeta:nodes=16000", 40))
     games("networks/kowalski", ("kowalski", "az:model=k.az", 30), ("kowalski", "az:model=k.az", 30))
     stdout, _ = script("experiments/verdicts/estimate_cost.py", "--spent", d, sample)
     rows = stdout.splitlines()
     for row in ["| selfplay | alphabeta:nodes=1000 | 1 | 100 | 0.1 |",
                 "| selfplay | alphabeta:nodes=4000 | 2 | 500 | 0.9 |",
                 "| adjudication-off | alphabeta:nodes=4000 | 2 | 350 | 0.6 |",
-                "| settle | alphabeta:nodes=16000 | 1 | 100 | 0.7 |",
+                "| settle | alphabeta:nodes=16000 | 2 | 100 | 0.7 |",
                 "| networks/kowalski | network | 2 | 60 | not priced |"]:
         assert row in rows, stdout
     assert rows[-1].startswith("the search player's games: 2.3 core-hours, 0.07 times the 32 core-hours"), stdout

@@ -302,7 +302,7 @@ fn the_experiment_script_runs_in_shards_and_merges_into_verdicts() {
     // A third budget (4 x STRONG) on a named ruleset: its verdict moves to that row and
     // compares it with STRONG; the other rows are unchanged.
     run(&["settle", "xxi"]);
-    let settle = std::fs::read_to_string(dir.join("settle.toml")).unwrap();
+    let settle = std::fs::read_to_string(dir.join("settle/xxi.toml")).unwrap();
     assert!(settle.contains(r#"rulesets = ["xxi"]"#) && settle.contains("alphabeta:nodes=16"), "{settle}");
     let after = read_csv(&dir.join("verdicts.csv"));
     assert_eq!(after.len(), 7, "{after:?}");
@@ -318,8 +318,8 @@ fn the_experiment_script_runs_in_shards_and_merges_into_verdicts() {
 }
 
 /// The committed `experiments/verdicts/seed/verdicts.csv` is what `verdicts` makes of the
-/// seed rulesets' rows of the committed `selfplay/games.csv`, their adjudication-off
-/// games and the third budget of `settle/` (the README's command), byte for byte: the
+/// seed rulesets' rows of the committed `selfplay/games.csv` and `adjudication-off/games.csv`
+/// and the third budget of `settle/` on the three seed rulesets (the README's command), byte for byte: the
 /// published table can be recomputed from the published games.
 #[test]
 fn the_committed_seed_verdicts_follow_from_the_committed_games() {
@@ -337,18 +337,27 @@ fn the_committed_seed_verdicts_follow_from_the_committed_games() {
     let out = dir.join("verdicts.csv");
     let dlp = root.join("experiments/ludii/dlp.csv");
     let rules = root.join("configs/rulesets");
-    // The seed rulesets' adjudication-off cells, shards 1 to 3 of 7 of adjudication-off.toml.
-    let off: Vec<PathBuf> =
-        (1..=3).map(|k| root.join(format!("experiments/verdicts/adjudication-off-shard-{k}/games.csv"))).collect();
-    let settle = root.join("experiments/verdicts/settle/games.csv");
+    // The seed rulesets' adjudication-off cells: their rows of the merged adjudication-off/.
+    let off_games = std::fs::read_to_string(root.join("experiments/verdicts/adjudication-off/games.csv")).unwrap();
+    let off_seed: String = off_games
+        .lines()
+        .enumerate()
+        .filter(|(i, l)| *i == 0 || !l.starts_with("ludii-"))
+        .map(|(_, l)| format!("{l}\n"))
+        .collect();
+    std::fs::write(dir.join("seed-off.csv"), off_seed).unwrap();
+    let settle: Vec<PathBuf> = ["kowalski-parcae", "classical", "back-rank"]
+        .iter()
+        .map(|r| root.join(format!("experiments/verdicts/settle/{r}/games.csv")))
+        .collect();
     let o = latrunculi(&[
         "verdicts",
         "--games",
         p(&dir.join("seed-games.csv")),
-        p(&off[0]),
-        p(&off[1]),
-        p(&off[2]),
-        p(&settle),
+        p(&dir.join("seed-off.csv")),
+        p(&settle[0]),
+        p(&settle[1]),
+        p(&settle[2]),
         "--dlp",
         p(&dlp),
         "--rules-dir",
