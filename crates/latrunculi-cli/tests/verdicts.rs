@@ -317,6 +317,18 @@ fn the_experiment_script_runs_in_shards_and_merges_into_verdicts() {
     assert_eq!(&after[3..], &rows[2..], "the other cells keep their rows");
 }
 
+/// The header and the seed rulesets' rows (every ruleset but Ludii's) of a games file, as
+/// the README's `awk -F, 'NR == 1 || $1 !~ /^ludii-/'` keeps them.
+fn seed_rows(games: &Path) -> String {
+    std::fs::read_to_string(games)
+        .unwrap()
+        .lines()
+        .enumerate()
+        .filter(|(i, l)| *i == 0 || !l.starts_with("ludii-"))
+        .map(|(_, l)| format!("{l}\n"))
+        .collect()
+}
+
 /// The committed `experiments/verdicts/seed/verdicts.csv` is what `verdicts` makes of the
 /// seed rulesets' rows of the committed `selfplay/games.csv` and `adjudication-off/games.csv`
 /// and the third budget of `settle/` on the three seed rulesets (the README's command), byte for byte: the
@@ -324,13 +336,7 @@ fn the_experiment_script_runs_in_shards_and_merges_into_verdicts() {
 #[test]
 fn the_committed_seed_verdicts_follow_from_the_committed_games() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let games = std::fs::read_to_string(root.join("experiments/verdicts/selfplay/games.csv")).unwrap();
-    let seed: String = games
-        .lines()
-        .enumerate()
-        .filter(|(i, l)| *i == 0 || !l.starts_with("ludii-"))
-        .map(|(_, l)| format!("{l}\n"))
-        .collect();
+    let seed = seed_rows(&root.join("experiments/verdicts/selfplay/games.csv"));
     assert!(seed.lines().count() > 3000, "the seed rulesets' games are committed");
     let dir = scratch("seed");
     std::fs::write(dir.join("seed-games.csv"), seed).unwrap();
@@ -338,13 +344,7 @@ fn the_committed_seed_verdicts_follow_from_the_committed_games() {
     let dlp = root.join("experiments/ludii/dlp.csv");
     let rules = root.join("configs/rulesets");
     // The seed rulesets' adjudication-off cells: their rows of the merged adjudication-off/.
-    let off_games = std::fs::read_to_string(root.join("experiments/verdicts/adjudication-off/games.csv")).unwrap();
-    let off_seed: String = off_games
-        .lines()
-        .enumerate()
-        .filter(|(i, l)| *i == 0 || !l.starts_with("ludii-"))
-        .map(|(_, l)| format!("{l}\n"))
-        .collect();
+    let off_seed = seed_rows(&root.join("experiments/verdicts/adjudication-off/games.csv"));
     std::fs::write(dir.join("seed-off.csv"), off_seed).unwrap();
     let settle: Vec<PathBuf> = ["kowalski-parcae", "classical", "back-rank"]
         .iter()
