@@ -398,9 +398,9 @@ def test_verdicts_cost_spent_prices_each_game_by_its_budget(tmp_path):
     and ludii-x, not timed (300 plies at the pooled 6.0: 1,800 s): 0.9. The adjudication-off
     shards: kowalski's variant at kowalski's figure (250 x 7.2 = 1,800 s) and xxi's (100 x
     3.6 = 360 s): 0.6. settle at 16,000 nodes, a budget the sample did not time: 4,000's
-    pooled 6.0 x 4 = 24 s a ply, 100 plies in two rulesets' folders: 2,400 s, 0.7. A network's cell is counted, not
-    priced. In all 8,160 s = 2.3 core-hours, 0.07 of 32. A budget below every timed one
-    is refused."""
+    pooled 6.0 x 4 = 24 s a ply, 100 plies in two rulesets' folders: 2,400 s, 0.7. A
+    network's cell is counted, not priced. In all 8,160 s = 2.3 core-hours, 0.07 of 32. A
+    budget below every timed one is refused."""
     d = tmp_path / "verdicts"
     sample = tmp_path / "sample.csv"
     sample.write_text("ruleset,nodes,games,plies,cpu_s\nkowalski,1000,2,1000,3600\nkowalski,4000,2,1000,7200\n"

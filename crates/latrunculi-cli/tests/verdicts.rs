@@ -331,8 +331,8 @@ fn seed_rows(games: &Path) -> String {
 
 /// The committed `experiments/verdicts/seed/verdicts.csv` is what `verdicts` makes of the
 /// seed rulesets' rows of the committed `selfplay/games.csv` and `adjudication-off/games.csv`
-/// and the third budget of `settle/` on the three seed rulesets (the README's command), byte for byte: the
-/// published table can be recomputed from the published games.
+/// and the third budget of `settle/` on the three seed rulesets (the README's command),
+/// byte for byte: the published table can be recomputed from the published games.
 #[test]
 fn the_committed_seed_verdicts_follow_from_the_committed_games() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
