@@ -610,7 +610,7 @@ impl Tree {
             nd.first = first;
             nd.count = leaf.moves.len() as u32;
             nd.state = State::Expanded;
-            if node == 0 && self.noise && cfg.gumbel.is_none() {
+            if node == 0 && self.root_noise(cfg) {
                 self.add_root_noise(cfg);
             }
             let score = scores.get(k).copied().unwrap_or(0.0);
@@ -623,6 +623,13 @@ impl Tree {
         self.leaves.clear();
         self.obs.clear();
         Ok(())
+    }
+
+    /// Whether this tree mixes Dirichlet noise into its root's priors: only a tree made
+    /// with noise, and only under PUCT at the root (the Gumbel root search explores by its
+    /// Gumbel draws, and its improved policy must be computed from the network's priors).
+    fn root_noise(&self, cfg: &SearchConfig) -> bool {
+        self.noise && cfg.gumbel.is_none()
     }
 
     /// Mixes Dirichlet noise into the root's priors (AlphaZero's exploration noise).
@@ -653,8 +660,9 @@ impl Tree {
     }
 
     /// Plays `mv` at the root, keeping the subtree below it (if the root was expanded
-    /// and `mv` is one of its children) and dropping the rest. Root noise, when enabled,
-    /// is mixed into the new root's priors if it already has children.
+    /// and `mv` is one of its children) and dropping the rest. Root noise, when enabled
+    /// (under PUCT at the root only), is mixed into the new root's priors if it already
+    /// has children.
     pub fn advance(&mut self, mv: Move, cfg: &SearchConfig) {
         let r = self.nodes[0];
         let child = if r.state == State::Expanded {
@@ -666,7 +674,7 @@ impl Tree {
         match child {
             Some(c) if self.nodes[c as usize].state == State::Expanded => {
                 self.compact_from(c);
-                if self.noise {
+                if self.root_noise(cfg) {
                     self.add_root_noise(cfg);
                 }
             }

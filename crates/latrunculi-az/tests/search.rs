@@ -216,6 +216,56 @@ fn gumbel_search_finds_the_mate_and_its_improved_policy_sums_to_one() {
     }
 }
 
+/// A reused root under the Gumbel search keeps the network's priors: root noise belongs
+/// to PUCT at the root only, and the improved-policy targets are computed from the priors
+/// (a tree made with noise and one made without must agree, before and after `advance`).
+#[test]
+fn a_reused_gumbel_root_gets_no_dirichlet_noise() {
+    use latrunculi_az::gumbel::GumbelConfig;
+    let rs = Ruleset::builtin("kowalski").unwrap().with_board(6, 6).unwrap();
+    let tables = BoardTables::new(&rs);
+    let eval = SkewedEvaluator { actions: tables.outputs() };
+    let g = GumbelConfig::default();
+    let cfg = SearchConfig { sims: 64, dirichlet_frac: 0.25, gumbel: Some(g), ..SearchConfig::default() };
+    let start = Position::new(&rs);
+    let mut noised = vec![Tree::new(start.clone(), 7, true)];
+    let mut plain = vec![Tree::new(start.clone(), 7, false)];
+    search(&mut noised, &eval, &cfg, &tables).unwrap();
+    search(&mut plain, &eval, &cfg, &tables).unwrap();
+    assert_eq!(noised[0].root_children(), plain[0].root_children(), "no noise at the first root");
+    // Advance along the most visited child that was itself expanded, so that the new
+    // root keeps its children (the case where noise used to be mixed in).
+    let mv = plain[0]
+        .root_children()
+        .into_iter()
+        .filter(|c| c.visits >= 2)
+        .max_by_key(|c| c.visits)
+        .expect("a child visited twice has children")
+        .mv;
+    noised[0].advance(mv, &cfg);
+    plain[0].advance(mv, &cfg);
+    let kept = plain[0].root_children();
+    assert!(!kept.is_empty(), "the reused root has children");
+    assert_eq!(noised[0].root_children(), kept, "the reused Gumbel root's priors are the network's");
+    // Under PUCT the same reuse does mix noise in (so the comparison above can fail).
+    let puct = SearchConfig { gumbel: None, ..cfg };
+    let mut noised = vec![Tree::new(start.clone(), 7, true)];
+    let mut plain = vec![Tree::new(start, 7, false)];
+    search(&mut noised, &eval, &puct, &tables).unwrap();
+    search(&mut plain, &eval, &puct, &tables).unwrap();
+    let expanded_in = |t: &Tree, mv: Move| t.root_children().iter().any(|c| c.mv == mv && c.visits >= 2);
+    let mv = plain[0]
+        .root_children()
+        .into_iter()
+        .map(|c| c.mv)
+        .find(|&mv| expanded_in(&plain[0], mv) && expanded_in(&noised[0], mv))
+        .expect("a child expanded in both trees");
+    noised[0].advance(mv, &puct);
+    plain[0].advance(mv, &puct);
+    let prior = |t: &Tree| t.root_children().iter().map(|c| c.prior).collect::<Vec<f32>>();
+    assert_ne!(prior(&noised[0]), prior(&plain[0]), "PUCT reuse mixes root noise in");
+}
+
 #[test]
 fn win_check_plays_a_win_the_root_search_would_miss() {
     use latrunculi_az::gumbel::GumbelConfig;
