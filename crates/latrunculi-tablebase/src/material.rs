@@ -168,10 +168,6 @@ impl Indexer {
         if self.traps { (self.material.soldiers[0] + self.material.soldiers[1]) as u32 } else { 0 }
     }
 
-    fn rank_comb(&self, sorted: &[u64]) -> u64 {
-        sorted.iter().enumerate().map(|(i, &s)| self.binom[s as usize][i + 1]).sum()
-    }
-
     fn unrank_comb(&self, mut r: u64, k: usize, out: &mut Vec<u64>) {
         let start = out.len();
         let mut hi = self.squares;
@@ -257,17 +253,32 @@ impl Indexer {
         if (rules.width, rules.height) != (self.width, self.height) || Material::of(pos) != self.material {
             return None;
         }
+        // Squares come in ascending order (rank, then file), so each side's soldiers
+        // are ranked as they come: the i-th (0-based) adds C(square, i + 1).
         let mut dux = [0u64; 2];
-        let mut soldiers: [Vec<(u64, bool)>; 2] = [Vec::new(), Vec::new()];
+        let mut comb = [0u64; 2];
+        let mut traps = 0u64;
+        let mut trap_bit = 0;
         for c in Color::ALL {
+            let mut k = 0usize;
             for sq in pos.squares_of(c) {
                 let p = pos.piece_at(sq)?;
                 let d = sq.dense(self.width) as u64;
                 match p.kind {
                     PieceKind::Dux => dux[c.index()] = d,
-                    PieceKind::Soldier => soldiers[c.index()].push((d, p.trapped)),
+                    PieceKind::Soldier => {
+                        k += 1;
+                        comb[c.index()] += self.binom[d as usize][k];
+                        if p.trapped {
+                            if !self.traps {
+                                return None;
+                            }
+                            traps |= 1 << (trap_bit + k - 1);
+                        }
+                    }
                 }
             }
+            trap_bit += k;
         }
         let mut i = 0u64;
         for (&has, &sq) in self.material.dux.iter().zip(&dux) {
@@ -275,23 +286,10 @@ impl Indexer {
                 i = i * self.squares + sq;
             }
         }
-        for s in soldiers.iter_mut() {
-            s.sort_unstable();
+        for (c, &r) in comb.iter().enumerate() {
+            i = i * self.binom[self.squares as usize][self.material.soldiers[c] as usize] + r;
         }
-        for (c, side) in soldiers.iter().enumerate() {
-            let sorted: Vec<u64> = side.iter().map(|x| x.0).collect();
-            i = i * self.binom[self.squares as usize][self.material.soldiers[c] as usize] + self.rank_comb(&sorted);
-        }
-        let tb = self.trap_bits();
-        let mut traps = 0u64;
-        if self.traps {
-            for (n, &(_, t)) in soldiers[0].iter().chain(soldiers[1].iter()).enumerate() {
-                traps |= (t as u64) << n;
-            }
-        } else if soldiers.iter().flatten().any(|s| s.1) {
-            return None;
-        }
-        i = (i << tb) | traps;
+        i = (i << self.trap_bits()) | traps;
         Some(i * 2 + pos.side_to_move().index() as u64)
     }
 }
