@@ -169,8 +169,8 @@ fn probe(args: &ProbeArgs) -> anyhow::Result<ExitCode> {
     match who(p.wdl) {
         None => println!("value: draw"),
         Some(w) => {
-            println!("value: {} for {mover} (to move): {} wins in {} plies", p.wdl, w, p.distance);
-            println!("dtz: {} plies to the next capture or the end, the win kept", p.dtz);
+            println!("value: {} for {mover} (to move): {w} wins in {}", p.wdl, plies(p.distance));
+            println!("dtz: {} to the next capture or the end, the win kept", plies(p.dtz));
             let limit = rs.end.no_capture_limit;
             let left = limit.saturating_sub(pos.plies_since_capture());
             if limit > 0 && p.dtz > left {
@@ -199,6 +199,11 @@ fn probe(args: &ProbeArgs) -> anyhow::Result<ExitCode> {
         println!("end: {o}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `1 ply`, `7 plies`.
+fn plies(n: u32) -> String {
+    if n == 1 { "1 ply".to_string() } else { format!("{n} plies") }
 }
 
 /// The position under the tablebase rules (no-capture limit and repetition off), for

@@ -30,6 +30,8 @@ const LABELS: &[&str] = &[
     "petteia-xxi@6x6",
     // Savard: step-forward-sideways men, enclosure of the Dux.
     "savard@6x6",
+    // Seneca: traps, and a removal that leaves the turn with the remover.
+    "ludii-seneca@7x6+end.lose_at_soldiers=0",
 ];
 
 fn ruleset(label: &str) -> Ruleset {
