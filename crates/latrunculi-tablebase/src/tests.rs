@@ -245,6 +245,10 @@ fn hand_built_positions() {
     let p = probe("kowalski@6x6", "6/6/6/6/S5/d1S3 w");
     assert_eq!((p.wdl, p.distance), (Wdl::Win, 1));
     assert_eq!(p.best_move, Some(latrunculi_rules::Move::movement("c1".parse().unwrap(), "b1".parse().unwrap())));
+    // The same with Black to move: a2 and c1 leave the Dux a single move, a1-b1 (it
+    // slides along rank 1 and c1 stops it), so that is the best move whatever the value.
+    let p = probe("kowalski@6x6", "6/6/6/6/S5/d1S3 b");
+    assert_eq!(p.best_move, Some(latrunculi_rules::Move::movement("a1".parse().unwrap(), "b1".parse().unwrap())));
     // XXI's locked soldiers: Black's d4 is the sole attacker of White's c4, so it may
     // make only offensive plies and has none; any White move that keeps c4 in place
     // leaves Black without a ply, which loses. Win in 1.
