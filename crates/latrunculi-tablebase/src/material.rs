@@ -110,7 +110,7 @@ impl FromStr for Material {
     }
 }
 
-/// Binomial coefficients up to `n = 256`, `k = 16`.
+/// The binomial coefficient C(n, k) (small arguments: boards of at most 256 squares, few soldiers).
 fn binom(n: u64, k: u64) -> u64 {
     if k > n {
         return 0;
