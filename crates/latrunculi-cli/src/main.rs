@@ -22,6 +22,7 @@ mod rules;
 mod sensitivity;
 mod serve;
 mod survey;
+mod tablebase;
 mod train;
 mod tune_eval;
 mod verdicts;
@@ -68,6 +69,8 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Games split by how they ended (play, count, draw) per cell with 95% intervals, and a verdict per ruleset.
     Verdicts(verdicts::VerdictsArgs),
+    /// Endgame tables: exact values of every position with few pieces (build, probe, summary).
+    Tablebase(tablebase::TablebaseArgs),
 }
 
 /// Options shared by commands that take a ruleset.
@@ -217,6 +220,7 @@ fn main() -> ExitCode {
         Command::Sensitivity(a) => sensitivity::run(&a),
         Command::TuneEval(a) => tune_eval::run(&a),
         Command::Verdicts(a) => verdicts::run(&a),
+        Command::Tablebase(a) => tablebase::run(&a),
         Command::Serve(a) => {
             #[cfg(unix)]
             ignore_closed_pipe();
