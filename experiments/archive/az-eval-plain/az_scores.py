@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Score of the `az` side in `latrunculi play` CSVs, with 95% Wilson intervals.
 
-Usage: python3 experiments/az_scores.py FILE.csv [FILE.csv ...]
+Usage: python3 experiments/archive/az-eval-plain/az_scores.py FILE.csv [FILE.csv ...]
 Prints a Markdown table: file, opponent, games, az wins/draws/losses, az score [95% CI].
 """
 
