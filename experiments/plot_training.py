@@ -8,7 +8,6 @@ game length, and the score of the network against `random` and `mcts:sims=100` i
 small per-iteration match. Needs only matplotlib (experiments/requirements.txt).
 """
 
-import csv
 import sys
 from pathlib import Path
 
@@ -18,12 +17,12 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
+sys.path.insert(0, str(Path(__file__).resolve().parent / "lib"))
+from latrunculi_analysis import read_csv, run  # noqa: E402
+
+
 def read_log(run: Path) -> list[dict]:
-    path = run / "train_log.csv"
-    if not path.is_file():
-        sys.exit(f"error: {path} not found")
-    with path.open(newline="") as f:
-        return list(csv.DictReader(f))
+    return read_csv(run / "train_log.csv", ("iteration",))
 
 
 def series(rows: list[dict], key: str) -> tuple[list[int], list[float]]:
@@ -71,4 +70,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)
