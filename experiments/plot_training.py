@@ -21,8 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "lib"))
 from latrunculi_analysis import read_csv, run  # noqa: E402
 
 
-def read_log(run: Path) -> list[dict]:
-    return read_csv(run / "train_log.csv", ("iteration",))
+def read_log(folder: Path) -> list[dict]:
+    return read_csv(folder / "train_log.csv", ("iteration",))
 
 
 def series(rows: list[dict], key: str) -> tuple[list[int], list[float]]:
@@ -49,9 +49,9 @@ def main() -> None:
     ]
     fig, axes = plt.subplots(2, 3, figsize=(13, 7))
     for ax, (key, title) in zip(axes.flat, panels):
-        for run in runs:
-            rows = read_log(run)
-            name = run.name
+        for folder in runs:
+            rows = read_log(folder)
+            name = folder.name
             if key == "score":
                 for col, style in [("score_random", "-o"), ("score_mcts100", "--s")]:
                     xs, ys = series(rows, col)
