@@ -499,12 +499,12 @@ TRAIN_LOG_PATTERNS = ("experiments/az-*/train_log.csv", "experiments/archive/az-
 
 def load_train_logs(pattern: str | tuple[str, ...] = TRAIN_LOG_PATTERNS, root=None) -> pd.DataFrame:
     """Every train_log.csv matching the glob `pattern` (relative to the repository
-    root; a tuple of globs reads all of them, in that order), concatenated with a `run`
-    column. Runs still in progress are read as they are. Raises DataError when nothing
-    matches."""
+    root; a tuple of globs reads all of them), concatenated with a `run` column (the
+    run's folder name), runs ordered by that name. Runs still in progress are read as
+    they are. Raises DataError when nothing matches."""
     root = Path(root) if root is not None else ROOT
     patterns = (pattern,) if isinstance(pattern, str) else tuple(pattern)
-    paths = [p for pat in patterns for p in sorted(root.glob(pat))]
+    paths = sorted({p for pat in patterns for p in root.glob(pat)}, key=lambda p: (p.parent.name, str(p)))
     if not paths:
         raise DataError(f"no file matches {' or '.join(str(root / pat) for pat in patterns)}")
     frames = [load_train_log(p) for p in paths]
