@@ -134,7 +134,10 @@ fn a_copy_of_a_script_finds_the_common_file_as_under_slurm() {
     let submit = base.to_str().unwrap();
     // Nothing points at the repository: the error names the file and what to do.
     let e = err(&run(&[("SLURM_SUBMIT_DIR", submit)]));
-    assert!(e.contains("experiments/lib/array-common.sh not found") && e.contains("submit the script from a checkout"), "{e}");
+    assert!(
+        e.contains("experiments/lib/array-common.sh not found") && e.contains("submit the script from a checkout"),
+        "{e}"
+    );
     // scontrol (a stand-in printing what SLURM 22.05 prints) names the script as submitted,
     // relative to the submit folder, followed by its arguments.
     let relative = pathdiff(&repo().join("experiments/survey-array.sbatch"), &base);
