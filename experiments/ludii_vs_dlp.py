@@ -11,12 +11,11 @@ method 10, which counts the DLP's 30 trials as a sample too; a difference whose 
 excludes 0 is marked "resolved". Works on a partial survey.
 """
 
-import csv
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "study"))
-from xxi_claim import newcombe  # noqa: E402  (one implementation of the difference's interval)
+sys.path.insert(0, str(Path(__file__).resolve().parent / "lib"))
+from latrunculi_analysis import newcombe, read_csv, run  # noqa: E402
 
 # The draws the DLP publishes for these rulesets, in its trials (30 each): one file, which
 # `latrunculi verdicts --dlp` reads too.
@@ -25,8 +24,7 @@ DLP_FILE = Path(__file__).resolve().parent / "ludii" / "dlp.csv"
 
 def dlp_figures():
     """{ruleset: (draws, trials)} from DLP_FILE."""
-    with DLP_FILE.open(newline="") as f:
-        return {r["ruleset"]: (int(r["draws"]), int(r["trials"])) for r in csv.DictReader(f)}
+    return {r["ruleset"]: (int(r["draws"]), int(r["trials"])) for r in read_csv(DLP_FILE, ("ruleset", "draws", "trials"))}
 
 
 def signed(x: float) -> str:
@@ -45,8 +43,7 @@ def main():
     path = Path(sys.argv[1]) / "metrics.csv"
     if not path.is_file():
         sys.exit(f"error: {path} not found (run `latrunculi metrics --games {path.parent}/games.csv`)")
-    with path.open(newline="") as f:
-        rows = list(csv.DictReader(f))
+    rows = read_csv(path)
     print("| ruleset | pairing | games | draw rate | decisive | mean plies | DLP draw rate (30 trials) "
           "| ours − DLP [95% CI] |")
     print("|---|---|---:|---|---|---|---|---|")
@@ -67,4 +64,4 @@ def main():
         )
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -13,7 +13,6 @@ horizontal line with its interval as a band. Needs only matplotlib
 (experiments/requirements.txt).
 """
 
-import csv
 import re
 import sys
 from pathlib import Path
@@ -23,14 +22,10 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent / "lib"))
+from latrunculi_analysis import read_csv, run  # noqa: E402
+
 CHECKPOINT = re.compile(r"iter-(\d{4})\.az")
-
-
-def read_csv(path: Path) -> list[dict]:
-    if not path.is_file():
-        sys.exit(f"error: {path} not found")
-    with path.open(newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def main() -> None:
@@ -88,4 +83,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

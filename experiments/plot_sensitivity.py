@@ -17,8 +17,8 @@ marked *. Needs only matplotlib (experiments/requirements.txt).
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "study"))
-from xxi_claim import newcombe, survey_cells  # noqa: E402  (one implementation of each)
+sys.path.insert(0, str(Path(__file__).resolve().parent / "lib"))
+from latrunculi_analysis import newcombe, run, survey_cells  # noqa: E402
 
 
 def base_of(label: str) -> str:
@@ -111,4 +111,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

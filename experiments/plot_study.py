@@ -15,21 +15,15 @@ rating on a ruleset (its ladder not run yet) are left out, with a note. Needs on
 matplotlib (experiments/requirements.txt).
 """
 
-import csv
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "study"))
-from xxi_claim import survey_cells  # noqa: E402  (one reader of survey cells, running surveys included)
-
-
-def read_csv(path: Path) -> list[dict]:
-    with path.open(newline="") as f:
-        return list(csv.DictReader(f))
+sys.path.insert(0, str(Path(__file__).resolve().parent / "lib"))
+from latrunculi_analysis import read_csv, run, survey_cells  # noqa: E402
 
 
 def cells_of(d: Path) -> list[dict]:
-    """`survey_cells(d)` (xxi_claim.py), with a note when `d` has no games yet or is a
+    """`survey_cells(d)` (lib/latrunculi_analysis.py), with a note when `d` has no games yet or is a
     survey still running (its cells counted from the games finished so far)."""
     rows = survey_cells(d)
     if (d / "summary.csv").exists():
@@ -133,4 +127,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -7,32 +7,28 @@ Reads DIR/summary.csv (written by `latrunculi survey`), writes DIR/draw_rate.png
 table for README.md. Needs only matplotlib (experiments/requirements.txt).
 """
 
-import csv
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent / "lib"))
+from latrunculi_analysis import interval_text, markdown_header, markdown_row, read_summary, run  # noqa: E402
 
-def read_summary(folder: Path) -> list[dict]:
-    path = folder / "summary.csv"
-    if not path.is_file():
-        sys.exit(f"error: {path} not found (has the survey finished?)")
-    with path.open(newline="") as f:
-        return list(csv.DictReader(f))
+SUMMARY_COLUMNS = ("ruleset", "pairing", "games", "draw_rate", "draw_lo", "draw_hi", "white_score",
+                   "white_score_lo", "white_score_hi", "mean_plies", "median_plies", "p90_plies")
 
 
 def markdown_table(rows: list[dict]) -> str:
     reasons = [k for k in rows[0] if k.startswith("reason_")]
-    head = "| ruleset | pairing | games | draw rate [95% CI] | white score [95% CI] | mean / median / p90 plies | main results |"
-    lines = [head, "|---|---|---:|---|---|---|---|"]
+    columns = ["ruleset", "pairing", "games", "draw rate [95% CI]", "white score [95% CI]",
+               "mean / median / p90 plies", "main results"]
+    lines = [markdown_header(columns, right=["games"])]
     for r in rows:
         counts = sorted(((int(r[k]), k[len("reason_"):].replace("_", "-")) for k in reasons), reverse=True)
         main = ", ".join(f"{name} {n}" for n, name in counts if n > 0)
-        lines.append(
-            f"| {r['ruleset']} | {r['pairing']} | {r['games']} "
-            f"| {float(r['draw_rate']):.2f} [{float(r['draw_lo']):.2f}, {float(r['draw_hi']):.2f}] "
-            f"| {float(r['white_score']):.2f} [{float(r['white_score_lo']):.2f}, {float(r['white_score_hi']):.2f}] "
-            f"| {float(r['mean_plies']):.0f} / {float(r['median_plies']):.0f} / {float(r['p90_plies']):.0f} | {main} |"
-        )
+        draw = interval_text(*(float(r[k]) for k in ("draw_rate", "draw_lo", "draw_hi")))
+        white = interval_text(*(float(r[k]) for k in ("white_score", "white_score_lo", "white_score_hi")))
+        plies = " / ".join(f"{float(r[k]):.0f}" for k in ("mean_plies", "median_plies", "p90_plies"))
+        lines.append(markdown_row([r["ruleset"], r["pairing"], r["games"], draw, white, plies, main]))
     return "\n".join(lines)
 
 
@@ -73,7 +69,9 @@ def main() -> None:
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     folder = Path(sys.argv[1])
-    rows = read_summary(folder)
+    if not (folder / "summary.csv").is_file():
+        sys.exit(f"error: {folder / 'summary.csv'} not found (has the survey finished?)")
+    rows = read_summary(folder / "summary.csv", SUMMARY_COLUMNS)
     if not rows:
         sys.exit(f"error: {folder / 'summary.csv'} has no rows")
     plot(rows, folder / "draw_rate.png")
@@ -82,4 +80,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

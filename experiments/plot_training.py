@@ -8,7 +8,6 @@ game length, and the score of the network against `random` and `mcts:sims=100` i
 small per-iteration match. Needs only matplotlib (experiments/requirements.txt).
 """
 
-import csv
 import sys
 from pathlib import Path
 
@@ -18,12 +17,12 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
-def read_log(run: Path) -> list[dict]:
-    path = run / "train_log.csv"
-    if not path.is_file():
-        sys.exit(f"error: {path} not found")
-    with path.open(newline="") as f:
-        return list(csv.DictReader(f))
+sys.path.insert(0, str(Path(__file__).resolve().parent / "lib"))
+from latrunculi_analysis import read_csv, run  # noqa: E402
+
+
+def read_log(folder: Path) -> list[dict]:
+    return read_csv(folder / "train_log.csv", ("iteration",))
 
 
 def series(rows: list[dict], key: str) -> tuple[list[int], list[float]]:
@@ -50,9 +49,9 @@ def main() -> None:
     ]
     fig, axes = plt.subplots(2, 3, figsize=(13, 7))
     for ax, (key, title) in zip(axes.flat, panels):
-        for run in runs:
-            rows = read_log(run)
-            name = run.name
+        for folder in runs:
+            rows = read_log(folder)
+            name = folder.name
             if key == "score":
                 for col, style in [("score_random", "-o"), ("score_mcts100", "--s")]:
                     xs, ys = series(rows, col)
@@ -71,4 +70,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

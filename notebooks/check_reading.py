@@ -14,15 +14,17 @@ Checked:
   planes constant; meta.json `results` agree with the games.
 - experiments/*/summary.csv (surveys): counts, rates, Wilson intervals, plies statistics
   and end reasons recomputed from games.csv.
-- experiments/az-*/train_log.csv: consecutive iterations (from 0 after a warm start), non-decreasing counters and
-  clock, self-play result rates summing to 1, scores in [0, 1].
-- experiments/ladder-*/ and experiments/study/ladder/*/: pairings.csv recomputed from games.csv (wins, draws, losses,
+- experiments/az-*/train_log.csv and experiments/archive/az-*/train_log.csv: consecutive
+  iterations (from 0 after a warm start), non-decreasing counters and clock,
+  self-play result rates summing to 1, scores in [0, 1].
+- experiments/ladder-*/, experiments/archive/ladder-*/ and experiments/study/ladder/*/:
+  pairings.csv recomputed from games.csv (wins, draws, losses,
   score, Wilson interval, Elo with ±inf for sweeps); ratings.csv anchored at 0, sorted,
   ranks 1..n, intervals = elo ± 1.96·std_err, per-agent totals = sums over pairings, and
   the ratings refitted from pairings.csv by maximum likelihood. A ladder without
   ratings.csv (still running) has its pairings checked only.
-- experiments/az-eval*/*.csv files in the `eval --out` format: the pairings checks above
-  that need no games file.
+- experiments/az-eval*/*.csv and experiments/archive/az-eval*/*.csv files in the `eval --out`
+  format: the pairings checks above that need no games file.
 """
 
 from __future__ import annotations
@@ -185,10 +187,11 @@ def check_survey(c: Checker, folder: Path) -> str:
 
 
 def check_train_logs(c: Checker, root: Path) -> str:
-    c.section = "experiments/az-*/train_log.csv"
+    c.section = " and ".join(ld.TRAIN_LOG_PATTERNS)
     logs = ld.load_train_logs(root=root)
     for run, t in logs.groupby("run", sort=False):
-        c.section = f"experiments/{run}/train_log.csv"
+        c.section = next(f"experiments/{d}{run}/train_log.csv" for d in ("", "archive/")
+                         if (root / "experiments" / d / run / "train_log.csv").is_file())
         # A warm-started run has a row 0 (the warm start) before iteration 1.
         first = int(t["iteration"].iloc[0]) if len(t) else 1
         c.ok(first in (0, 1) and list(t["iteration"]) == list(range(first, first + len(t))),

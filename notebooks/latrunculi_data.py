@@ -493,14 +493,20 @@ def load_train_log(path) -> pd.DataFrame:
     return df
 
 
-def load_train_logs(pattern: str = "experiments/az-*/train_log.csv", root=None) -> pd.DataFrame:
+TRAIN_LOG_PATTERNS = ("experiments/az-*/train_log.csv", "experiments/archive/az-*/train_log.csv")
+"""Where the committed training runs are: the current ones and the archived first runs."""
+
+
+def load_train_logs(pattern: str | tuple[str, ...] = TRAIN_LOG_PATTERNS, root=None) -> pd.DataFrame:
     """Every train_log.csv matching the glob `pattern` (relative to the repository
-    root), concatenated with a `run` column. Runs still in progress are read as they
-    are. Raises DataError when nothing matches."""
+    root; a tuple of globs reads all of them), concatenated with a `run` column (the
+    run's folder name), runs ordered by that name. Runs still in progress are read as
+    they are. Raises DataError when nothing matches."""
     root = Path(root) if root is not None else ROOT
-    paths = sorted(root.glob(pattern))
+    patterns = (pattern,) if isinstance(pattern, str) else tuple(pattern)
+    paths = sorted({p for pat in patterns for p in root.glob(pat)}, key=lambda p: (p.parent.name, str(p)))
     if not paths:
-        raise DataError(f"no file matches {root / pattern}")
+        raise DataError(f"no file matches {' or '.join(str(root / pat) for pat in patterns)}")
     frames = [load_train_log(p) for p in paths]
     return pd.concat(frames, ignore_index=True)
 
@@ -582,10 +588,10 @@ def load_ladder(path, require_ratings: bool = True, with_moves: bool = False) ->
 
 
 def find_ladders(root=None) -> list[Path]:
-    """Ladder folders (experiments/ladder-* and the study's experiments/study/ladder/*)
-    that hold at least a pairings.csv."""
+    """Ladder folders (experiments/ladder-*, the archived experiments/archive/ladder-* and
+    the study's experiments/study/ladder/*) that hold at least a pairings.csv."""
     root = Path(root) if root is not None else ROOT / "experiments"
-    found = list(root.glob("ladder-*")) + list(root.glob("study/ladder/*"))
+    found = list(root.glob("ladder-*")) + list(root.glob("archive/ladder-*")) + list(root.glob("study/ladder/*"))
     return sorted(p for p in found if (p / "pairings.csv").is_file())
 
 
@@ -625,9 +631,11 @@ def csv_kind(path) -> str | None:
 
 
 def find_evals(root=None) -> list[Path]:
-    """`latrunculi eval --out` files under ROOT/experiments/az-eval*/ (recognised by header)."""
+    """`latrunculi eval --out` files under ROOT/experiments/az-eval*/ and the archived
+    ROOT/experiments/archive/az-eval*/ (recognised by header)."""
     root = Path(root) if root is not None else ROOT / "experiments"
-    return sorted(p for p in root.glob("az-eval*/*.csv") if csv_kind(p) == "eval")
+    found = list(root.glob("az-eval*/*.csv")) + list(root.glob("archive/az-eval*/*.csv"))
+    return sorted(p for p in found if csv_kind(p) == "eval")
 
 
 def score_matrix(pairings: pd.DataFrame) -> pd.DataFrame:

@@ -14,11 +14,13 @@ With --study (the reconstruction study's experiments/study/selfplay/games.csv), 
 long alphabeta:depth=3's self-play games on the seed rulesets ran at that survey's ply cap
 of 1,000: games, the share longer than 200 plies, the median length.
 """
-import csv
 import os
 import statistics
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from latrunculi_analysis import markdown_header, markdown_row, read_games, run  # noqa: E402
 
 # The twelve seed rulesets, as run.sh's job array lists them.
 SEED_RULESETS = [
@@ -31,27 +33,25 @@ SEED_RULESETS = [
 def at_cap(folder: Path) -> dict:
     """The ply-cap draws of a folder's vs-ab3-games.csv, split by who had more pieces."""
     counts = {"games": 0, "at_cap": 0, "ahead": 0, "level": 0, "behind": 0}
-    with (folder / "vs-ab3-games.csv").open(newline="") as f:
-        for g in csv.DictReader(f):
-            counts["games"] += 1
-            if g["reason"] != "ply-cap":
-                continue
-            counts["at_cap"] += 1
-            net_white = g["white"].startswith("az:")
-            mine, theirs = int(g["pieces_white"]), int(g["pieces_black"])
-            if not net_white:
-                mine, theirs = theirs, mine
-            counts["ahead" if mine > theirs else "level" if mine == theirs else "behind"] += 1
+    for g in read_games(folder / "vs-ab3-games.csv", ("white", "reason", "pieces_white", "pieces_black")):
+        counts["games"] += 1
+        if g["reason"] != "ply-cap":
+            continue
+        counts["at_cap"] += 1
+        net_white = g["white"].startswith("az:")
+        mine, theirs = int(g["pieces_white"]), int(g["pieces_black"])
+        if not net_white:
+            mine, theirs = theirs, mine
+        counts["ahead" if mine > theirs else "level" if mine == theirs else "behind"] += 1
     return counts
 
 
 def study_lengths(path: Path) -> dict:
     """Per seed ruleset, the plies of alphabeta:depth=3's self-play games."""
     plies = {}
-    with path.open(newline="") as f:
-        for g in csv.DictReader(f):
-            if g["white"] == g["black"] == "alphabeta:depth=3" and g["ruleset"] in SEED_RULESETS:
-                plies.setdefault(g["ruleset"], []).append(int(g["plies"]))
+    for g in read_games(path, ("ruleset", "white", "black", "plies")):
+        if g["white"] == g["black"] == "alphabeta:depth=3" and g["ruleset"] in SEED_RULESETS:
+            plies.setdefault(g["ruleset"], []).append(int(g["plies"]))
     return plies
 
 
@@ -68,25 +68,24 @@ def main(argv: list) -> None:
         d for base in (here, here / "cap-200") if base.is_dir() for d in base.iterdir()
         if (d / "vs-ab3-games.csv").is_file()
     )
-    print("| folder | games against depth 3 | drawn at the ply cap | the network ahead in pieces | level | behind |")
-    print("|---|---|---|---|---|---|")
+    print(markdown_header(["folder", "games against depth 3", "drawn at the ply cap", "the network ahead in pieces",
+                           "level", "behind"]))
     for d in folders:
         if not (d / "vs-ab3-games.csv").is_file():
             sys.exit(f"at_cap.py: {d / 'vs-ab3-games.csv'} is missing")
         c = at_cap(d)
         name = os.path.relpath(d)
-        print(f"| {name} | {c['games']} | {c['at_cap']} | {c['ahead']} | {c['level']} | {c['behind']} |")
+        print(markdown_row([name, *(c[k] for k in ("games", "at_cap", "ahead", "level", "behind"))]))
     if study is not None:
         plies = study_lengths(study)
         print()
-        print("| ruleset | depth-3 self-play games | longer than 200 plies | median plies |")
-        print("|---|---|---|---|")
+        print(markdown_header(["ruleset", "depth-3 self-play games", "longer than 200 plies", "median plies"]))
         for r in SEED_RULESETS:
             p = plies.get(r)
             if p:
                 over = sum(n > 200 for n in p) / len(p)
-                print(f"| {r} | {len(p)} | {over:.2f} | {statistics.median(p):g} |")
+                print(markdown_row([r, len(p), f"{over:.2f}", f"{statistics.median(p):g}"]))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    run(main, sys.argv[1:])

@@ -29,10 +29,12 @@ import math
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from latrunculi_analysis import read_csv, run  # noqa: E402
+
 
 def rows(path: Path):
-    with path.open(newline="") as f:
-        return list(csv.DictReader(f))
+    return read_csv(path)
 
 
 def smoothed_elo(points: float, games: int) -> float:
@@ -98,4 +100,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -30,9 +30,9 @@ first_out=${FIRST_OUT:-experiments/az-all}
 template=${TEMPLATE:-experiments/az-all/template.toml}
 steps=${IMITATE_STEPS:-1000000}
 
-# The imitation template (imitation_template.sh: each change checked before anything is
+# The imitation template (experiments/lib/imitation_template.sh: each change checked before anything is
 # written).
-source experiments/az-all/imitation_template.sh
+source experiments/lib/imitation_template.sh
 imitate_template=$runs/template-imitate.toml
 imitation_template "$template" "$steps" "$imitate_template"
 

@@ -22,7 +22,7 @@
 # (experiments/az-all).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-source experiments/az-all/trained_ply_cap.sh
+source experiments/lib/trained_ply_cap.sh
 bin=${LATRUNCULI:-target/release/latrunculi}
 [[ -x $bin ]] || { echo "moonshot.sh: no binary $bin (cargo build --release -p latrunculi-cli, or set LATRUNCULI)" >&2; exit 2; }
 eval_ms=${EVAL_MS:-100}

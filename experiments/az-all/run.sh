@@ -58,8 +58,8 @@ curve_games=${CURVE_GAMES:-10}
 template=${TEMPLATE:-experiments/az-all/template.toml}
 runs=${RUNS:-runs/az-all}
 out=${OUT:-experiments/az-all}
-source experiments/az-all/trained_ply_cap.sh
-source experiments/az-all/teacher.sh
+source experiments/lib/trained_ply_cap.sh
+source experiments/lib/teacher.sh
 source experiments/az-all/pick_rulesets.sh
 pick_rulesets run.sh "$@"
 

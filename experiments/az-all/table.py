@@ -64,12 +64,12 @@ import tomllib
 from collections import Counter
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from latrunculi_analysis import read_csv, run  # noqa: E402
+
 
 def read_rows(path: Path):
-    if not path.is_file():
-        return []
-    with path.open(newline="") as f:
-        return list(csv.DictReader(f))
+    return read_csv(path) if path.is_file() else []
 
 
 def seconds(folder: Path, step: str) -> str:
@@ -319,4 +319,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

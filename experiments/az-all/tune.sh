@@ -37,7 +37,7 @@ grep -q '^ruleset = "@RULESET@"$' "$template" ||
   { echo "tune.sh: $template has no line 'ruleset = \"@RULESET@\"' to replace by the family's rulesets" >&2; exit 2; }
 # A network whose ply plane has a fixed divisor (`fixed_ply_scale`) keeps it at the new
 # cap: its training's `ply_scale`, else its `ply_cap`.
-source experiments/az-all/trained_ply_cap.sh
+source experiments/lib/trained_ply_cap.sh
 scale=""
 if grep -q '^fixed_ply_scale = true' "$family_config"; then
   scale=$(awk -F' = ' '$1 == "ply_scale" { print $2 + 0; exit }' "$family_config")

@@ -21,8 +21,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 recipes=${RECIPES:-experiments/az-all/twelve.csv}
 source experiments/az-all/pick_rulesets.sh
-source experiments/az-all/recipe_of.sh
-source experiments/az-all/trained_ply_cap.sh
+source experiments/lib/recipe_of.sh
+source experiments/lib/trained_ply_cap.sh
 pick_rulesets twelve.sh "$@"
 
 # Trains the family network of folder FAMILY (az-family/run.sh with its run.env).

@@ -78,7 +78,7 @@ recipe=${RECIPE:-selfplay}
 case $recipe in
   selfplay) ;;
   imitation)
-    source experiments/az-all/imitation_template.sh
+    source experiments/lib/imitation_template.sh
     imitation_template "$template" "${IMITATE_STEPS:-1000000}" "$runs/family-template-imitation.toml"
     template=$runs/family-template-imitation.toml ;;
   *) echo "az-family/run.sh: RECIPE must be selfplay or imitation, not '$recipe'" >&2; exit 2 ;;
@@ -92,9 +92,9 @@ RUNS=$runs OUT=$all bash experiments/az-all/run.sh "${members[@]}"
 mkdir -p "$out/family"
 printf '%s\n' "${members[@]}" > "$out/family/members.txt"
 printf 'FAMILY=%s\nRECIPE=%s\nSEPARATE=%s\n' "${members[*]}" "$recipe" "$separate_recipe" > "$out/family/run.env"
-source experiments/az-all/trained_ply_cap.sh
-source experiments/az-all/teacher.sh
-source experiments/az-all/recipe_of.sh
+source experiments/lib/trained_ply_cap.sh
+source experiments/lib/teacher.sh
+source experiments/lib/recipe_of.sh
 # The separate network a member is compared with (SEPARATE above).
 separate_net() { # MEMBER
   if [[ $separate_recipe == best ]]; then

@@ -23,14 +23,14 @@ import csv
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from latrunculi_analysis import markdown_header, markdown_row, read_csv, run  # noqa: E402
+
 XXI_FAMILY = ["xxi", "classical", "single-stone-xxi", "petteia-xxi@10x8"]
 
 
 def last_row(path: Path) -> dict:
-    if not path.is_file():
-        return {}
-    with path.open(newline="") as f:
-        rows = list(csv.DictReader(f))
+    rows = read_csv(path) if path.is_file() else []
     return rows[-1] if rows else {}
 
 
@@ -71,15 +71,14 @@ def main() -> None:
         w = csv.DictWriter(f, fieldnames=list(table[0]))
         w.writeheader()
         w.writerows(table)
-    print("| ruleset | family vs ab3 | separate vs ab3 | family vs separate |")
-    print("|---|---|---|---|")
+    print(markdown_header(["ruleset", "family vs ab3", "separate vs ab3", "family vs separate"]))
     for r in table:
         def cell(n):
             if not r[n]:
                 return ""
             return f"{float(r[n]):.2f} [{float(r[n + '_lo']):.2f}, {float(r[n + '_hi']):.2f}] ({r[n + '_games']})"
-        print(f"| {r['ruleset']} | {cell('family_vs_ab3')} | {cell('separate_vs_ab3')} | {cell('family_vs_separate')} |")
+        print(markdown_row([r["ruleset"], cell("family_vs_ab3"), cell("separate_vs_ab3"), cell("family_vs_separate")]))
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -4,8 +4,12 @@ files of `run.sh all`: run `python3 experiments/strength/summarise.py experiment
 > experiments/strength/all/table.csv` first. Marks pairings not yet in a ruleset's eval CSV
 as "(running)" and counts the rulesets that meet the issue's bars. Standard library only.
 """
-import csv, os
+import os
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from latrunculi_analysis import read_csv  # noqa: E402
 root=Path(__file__).resolve().parent
 base=str(root/'all')
 p=str(root/'README.md'); s=open(p).read()
@@ -14,11 +18,11 @@ next_marker="## Won positions that end drawn"
 if start_marker in s:
     i=s.index(start_marker); j=s.index(next_marker)
     s=s[:i]+s[j:]
-rows=list(csv.DictReader(open(base+'/table.csv')))
+rows=list(read_csv(base+'/table.csv'))
 finished=set()
 for f in os.listdir(base):
     if f.endswith('.csv') and not f.endswith('-games.csv') and f!='table.csv':
-        for r in csv.DictReader(open(os.path.join(base,f))):
+        for r in read_csv(os.path.join(base,f)):
             # eval rewrites a running pairing's row after every round: finished means
             # decided by the SPRT or at the 100-game cap.
             if r.get('sprt') in ('H0','H1') or int(r['games'])>=100:
@@ -30,7 +34,7 @@ for r in rows: cells.setdefault(r['ruleset'],{})[r['opponent']]=r
 topped=set()
 tp=root/'all-topup'/'table.csv'
 if tp.exists():
-    for r in csv.DictReader(open(tp)):
+    for r in read_csv(tp):
         key=(r['ruleset'], r['opponent'])
         cells.setdefault(r['ruleset'],{})[r['opponent']]=r
         topped.add(key)
@@ -48,7 +52,7 @@ def cell(r):
 depth={}
 dp=root/'depth-all.csv'
 if dp.exists():
-    for r in csv.DictReader(open(dp)): depth[r['ruleset']]=r
+    for r in read_csv(dp): depth[r['ruleset']]=r
 def speed(k):
     r=depth.get(k)
     return (f"{float(r['mean_depth']):.2f}", f"{int(r['nodes_per_s']):,}") if r else ('–','–')

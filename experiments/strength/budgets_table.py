@@ -18,12 +18,14 @@ and ratings.csv once the ladder is finished) and writes
 
 A ladder still being played is listed with the pairings it has finished.
 """
-import csv
 import re
+import sys
 from pathlib import Path
 
 from parts_table import write_table
-from summarise import wilson  # the same interval as the other tables of this folder
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from latrunculi_analysis import read_csv, run, wilson  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent
 ORDER = ["kowalski", "xxi", "schadler", "falkener", "ludii-seega-8x8"]
@@ -44,7 +46,7 @@ def ladders():
         pairs = {}
         budgets = set()
         if (d / "pairings.csv").exists():
-            for row in csv.DictReader((d / "pairings.csv").open(newline="")):
+            for row in read_csv(d / "pairings.csv"):
                 a, b = nodes_of(row["agent"]), nodes_of(row["opponent"])
                 w, dr, l = int(row["wins"]), int(row["draws"]), int(row["losses"])
                 budgets |= {a, b}
@@ -55,7 +57,7 @@ def ladders():
             budgets |= {nodes_of(line) for line in agents.read_text().split() if nodes_of(line)}
         ratings = None
         if (d / "ratings.csv").exists():
-            ratings = {nodes_of(row["agent"]): row for row in csv.DictReader((d / "ratings.csv").open(newline=""))}
+            ratings = {nodes_of(row["agent"]): row for row in read_csv(d / "ratings.csv")}
         out[r] = (sorted(budgets), ratings, pairs)
     return out
 
@@ -64,7 +66,7 @@ def speeds():
     path = ROOT / "depth-all.csv"
     if not path.exists():
         return {}
-    return {row["ruleset"]: float(row["nodes_per_s"]) for row in csv.DictReader(path.open(newline=""))}
+    return {row["ruleset"]: float(row["nodes_per_s"]) for row in read_csv(path)}
 
 
 def table(data, nps):
@@ -125,4 +127,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -13,12 +13,15 @@ and its games (`PART/NAME-games.csv`, for the end reasons). The state column say
 pairing stands: `H1`/`H0` (the SPRT decided), `cap` (all its games played), or
 `running` (still going when the results were committed). Standard library only.
 """
-import csv
 import math
 import os
 import re
+import sys
 from collections import Counter
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from latrunculi_analysis import read_csv, run  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent
 # The most games of an equal-time pairing, as `run.sh equal-time` plays them.
@@ -37,8 +40,8 @@ def pairings(part):
         if f.name.endswith("-games.csv") or f.name in ("table.csv", "move-time.csv"):
             continue
         games = f.with_name(f.stem + "-games.csv")
-        rows = list(csv.DictReader(f.open(newline="")))
-        played = list(csv.DictReader(games.open(newline=""))) if games.exists() else []
+        rows = list(read_csv(f))
+        played = list(read_csv(games)) if games.exists() else []
         for r in rows:
             sides = {r["agent"], r["opponent"]}
             reasons = Counter(g["reason"] for g in played if {g["white"], g["black"]} == sides)
@@ -61,7 +64,7 @@ def equal_time():
     times = {}
     mt = ROOT / "equal-time" / "move-time.csv"
     if mt.exists():
-        for r in csv.DictReader(mt.open(newline="")):
+        for r in read_csv(mt):
             if r["agent"] == "alphabeta:depth=4":
                 times[r["ruleset"]] = r
     lines = ["| ruleset | CPU ms a move (depth 4: mean, max) | player's budget | W-D-L, score [95%] | state | mean plies | ended by |",
@@ -110,7 +113,7 @@ def ordering():
     path = ROOT / "ordering-cost.csv"
     if not path.exists():
         return ["(not measured yet)"]
-    rows = list(csv.DictReader(path.open(newline="")))
+    rows = list(read_csv(path))
     switches = []
     table = {}
     for r in rows:
@@ -152,4 +155,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -14,22 +14,12 @@ the board than its opponent (a draw with AGENT ahead is a position it led and di
 convert). Standard library only.
 """
 import csv
-import math
 import sys
 from collections import defaultdict
 from pathlib import Path
 
-Z95 = 1.959963984540054
-
-
-def wilson(points, n, z=Z95):
-    if n == 0:
-        return (0.0, 1.0)
-    p = points / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from latrunculi_analysis import read_csv, run, wilson  # noqa: E402
 
 
 def is_search(spec):
@@ -46,33 +36,32 @@ def main():
                                  "ahead": 0, "level": 0, "behind": 0})
     order = []
     for path in sorted(root.rglob("*.csv")):
-        with open(path, newline="") as f:
-            for row in csv.DictReader(f):
-                if "winner" not in row:
-                    break
-                w, b = row["white"], row["black"]
-                mine = (lambda s: s == agent) if agent else is_search
-                if mine(w) and not mine(b):
-                    me, opp, colour = w, b, "white"
-                elif mine(b) and not mine(w):
-                    me, opp, colour = b, w, "black"
-                else:
-                    continue
-                key = (row["ruleset"], me, opp)
-                if key not in cells:
-                    order.append(key)
-                c = cells[key]
-                if row["winner"] == "draw":
-                    c["d"] += 1
-                    mine_left = int(row[f"pieces_{colour}"])
-                    theirs_left = int(row["pieces_black" if colour == "white" else "pieces_white"])
-                    c["ahead" if mine_left > theirs_left else "level" if mine_left == theirs_left else "behind"] += 1
-                elif row["winner"] == colour:
-                    c["w"] += 1
-                else:
-                    c["l"] += 1
-                c["plies"] += int(row["plies"])
-                c["reasons"][row["reason"]] += 1
+        for row in read_csv(path):
+            if "winner" not in row:
+                break
+            w, b = row["white"], row["black"]
+            mine = (lambda s: s == agent) if agent else is_search
+            if mine(w) and not mine(b):
+                me, opp, colour = w, b, "white"
+            elif mine(b) and not mine(w):
+                me, opp, colour = b, w, "black"
+            else:
+                continue
+            key = (row["ruleset"], me, opp)
+            if key not in cells:
+                order.append(key)
+            c = cells[key]
+            if row["winner"] == "draw":
+                c["d"] += 1
+                mine_left = int(row[f"pieces_{colour}"])
+                theirs_left = int(row["pieces_black" if colour == "white" else "pieces_white"])
+                c["ahead" if mine_left > theirs_left else "level" if mine_left == theirs_left else "behind"] += 1
+            elif row["winner"] == colour:
+                c["w"] += 1
+            else:
+                c["l"] += 1
+            c["plies"] += int(row["plies"])
+            c["reasons"][row["reason"]] += 1
     out = csv.writer(sys.stdout, lineterminator="\n")
     out.writerow(["ruleset", "agent", "opponent", "games", "wins", "draws", "losses", "score", "score_lo",
                   "score_hi", "mean_plies", "reasons", "draws_ahead", "draws_level", "draws_behind"])
@@ -87,4 +76,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

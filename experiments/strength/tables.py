@@ -11,8 +11,11 @@ the second, and which weights ship by the rule of the README: the fitted weights
 unless the default weights scored higher against the same opponent. Standard library
 only.
 """
-import csv
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from latrunculi_analysis import read_csv, run  # noqa: E402
 
 SEED = ("kowalski kowalski-parcae classical xxi single-stone-xxi petteia-xxi common back-rank savard "
         "falkener bell schadler").split()
@@ -20,7 +23,7 @@ SEED = ("kowalski kowalski-parcae classical xxi single-stone-xxi petteia-xxi com
 
 def load(path):
     cells = {}
-    for r in csv.DictReader(open(path)):
+    for r in read_csv(path):
         cells.setdefault(r["ruleset"], {})[r["opponent"]] = r
     return cells
 
@@ -60,4 +63,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -17,6 +17,9 @@ import csv
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from latrunculi_analysis import read_csv, run  # noqa: E402
+
 
 def main() -> None:
     if len(sys.argv) != 4:
@@ -26,8 +29,7 @@ def main() -> None:
     for summary in sorted(all_dir.glob("*.csv")):
         if summary.name.endswith("-games.csv") or summary.name == "table.csv":
             continue
-        with summary.open(newline="") as f:
-            rows = list(csv.DictReader(f))
+        rows = read_csv(summary)
         for r in rows:
             if r.get("sprt") != "H1" or float(r["score_lo"]) > 0.6 or int(r["games"]) >= games:
                 continue
@@ -49,4 +51,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

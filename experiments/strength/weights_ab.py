@@ -15,11 +15,13 @@ weights that ship: "pending" while the A/B is short of 8 games) between the line
 `<!-- table:weights-ab -->` and `<!-- /table:weights-ab -->` of
 experiments/strength/README.md, and prints it.
 """
-import csv
 import sys
 from pathlib import Path
 
 from parts_table import write_table
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from latrunculi_analysis import read_csv, run  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent
 FILES = ROOT.parents[1] / "configs" / "eval"
@@ -40,7 +42,7 @@ def tally(rows, mine):
 
 
 def games_against_depth3(path, agent):
-    rows = [r for r in csv.DictReader(path.open(newline=""))
+    rows = [r for r in read_csv(path)
             if "alphabeta:depth=3" in (r["white"], r["black"]) and agent in (r["white"], r["black"])]
     return sorted(rows, key=lambda r: int(r["game"]))
 
@@ -75,4 +77,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

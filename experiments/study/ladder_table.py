@@ -14,9 +14,11 @@ end, never left out. Elo is relative to `random` (0) on each ruleset; the 95% in
 are in the ratings files.
 """
 
-import csv
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from latrunculi_analysis import read_csv, run  # noqa: E402
 
 SHORT = {
     "random": "random",
@@ -35,11 +37,6 @@ LUDII_COLUMNS = ["random", "greedy", "ab1", "mcts200", "ab2", "ab3"]
 
 def short(agent: str) -> str:
     return "network" if agent.startswith("az:") else SHORT.get(agent, agent)
-
-
-def read_csv(path: Path) -> list[dict]:
-    with path.open(newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def ladder_row(folder: Path, columns: list[str]) -> str:
@@ -88,4 +85,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -31,8 +31,10 @@ import tomllib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from ladder_table import SHORT  # noqa: E402  (one table of the players' short names)
-from xxi_claim import elo_text, finished_games, player, ratings, survey_cells  # noqa: E402
+from latrunculi_analysis import read_games, run, survey_cells  # noqa: E402
+from xxi_claim import elo_text, player, ratings  # noqa: E402
 
 
 def caps_of(config: dict) -> dict[str, int]:
@@ -79,7 +81,7 @@ def networks(study: Path) -> None:
             continue
         config = read_config(survey)
         caps = caps_of(config)
-        games = finished_games(survey / "games.csv")
+        games = read_games(survey / "games.csv", (), finished_only=True)
         for c in survey_cells(survey):
             first, _, second = c["pairing"].partition(" vs ")
             if first != second:
@@ -188,4 +190,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -24,80 +24,12 @@ running (games.csv but no summary.csv yet) is counted from its finished games, m
 provisional. Standard library only.
 """
 
-import csv
-import math
 import re
 import sys
 from pathlib import Path
 
-Z95 = 1.959963984540054
-
-
-def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of k successes in n trials ((0, 1) when n = 0)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def newcombe(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float, float]:
-    """p1 - p2 and Newcombe's hybrid-score 95% interval (method 10)."""
-    p1, p2 = k1 / n1, k2 / n2
-    l1, u1 = wilson(k1, n1)
-    l2, u2 = wilson(k2, n2)
-    d = p1 - p2
-    lo = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
-    hi = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
-    return d, lo, hi
-
-
-def read_csv(path: Path) -> list[dict]:
-    with path.open(newline="") as f:
-        return list(csv.DictReader(f))
-
-
-def finished_games(path: Path) -> list[dict]:
-    """The complete rows of a games.csv that a survey may still be appending to (a last
-    line without its newline is left out)."""
-    text = path.read_text()
-    if not text.endswith("\n"):
-        text = text[: text.rfind("\n") + 1]
-    return list(csv.DictReader(text.splitlines()))
-
-
-def survey_cells(d: Path) -> list[dict]:
-    """The cells of the survey folder `d`: the rows of its summary.csv, or, for a survey
-    still running (games.csv, no summary.csv yet), its self-play cells counted from the
-    finished games (`ruleset`, `pairing`, `games`, `white_wins`, `draws`, `draw_rate`,
-    `draw_lo`, `draw_hi`, `white_score`, `white_score_lo`, `white_score_hi`, `mean_plies`,
-    and `partial` = "1"); empty when it has neither file."""
-    if (d / "summary.csv").exists():
-        return read_csv(d / "summary.csv")
-    if not (d / "games.csv").exists():
-        return []
-    tally: dict[tuple[str, str], list[int]] = {}
-    for g in finished_games(d / "games.csv"):
-        if g["white"] == g["black"]:
-            t = tally.setdefault((g["ruleset"], g["white"]), [0, 0, 0, 0])
-            t[0] += 1
-            t[1] += g["winner"] == "draw"
-            t[2] += int(g["plies"])
-            t[3] += g["winner"] == "white"
-    rows = []
-    for (ruleset, player), (games, draws, plies, white) in tally.items():
-        lo, hi = wilson(draws, games)
-        score = white + draws / 2
-        wlo, whi = wilson(score, games)
-        rows.append({"ruleset": ruleset, "pairing": f"{player} vs {player}", "games": str(games),
-                     "white_wins": str(white), "draws": str(draws), "draw_rate": str(draws / games),
-                     "draw_lo": str(lo), "draw_hi": str(hi), "white_score": str(score / games),
-                     "white_score_lo": str(wlo), "white_score_hi": str(whi),
-                     "mean_plies": str(plies / games), "partial": "1"})
-    return rows
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from latrunculi_analysis import newcombe, read_csv, run, survey_cells  # noqa: E402
 
 
 def player(spec: str, ruleset: str) -> str:
@@ -197,4 +129,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -38,11 +38,12 @@ The networks' cells (networks/RULESET/) are listed with their games and plies bu
 priced: the sample times no network.
 """
 
-import csv
-import math
 import sys
 import tomllib
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from latrunculi_analysis import read_csv, run, wilson as wilson_z  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = ROOT / "experiments/verdicts"
@@ -55,12 +56,8 @@ MACHINE_CORE_HOURS = 16 * 2
 
 
 def wilson(k: float, n: int) -> tuple[float, float]:
-    p = k / n
-    z2 = Z95 * Z95
-    denom = 1 + z2 / n
-    centre = (p + z2 / (2 * n)) / denom
-    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    """The Wilson interval at z = 1.96, as the adaptive rule of the experiment files uses it."""
+    return wilson_z(k, n, Z95)
 
 
 def games_needed(draw_rate: float, config: dict) -> int:
@@ -81,8 +78,7 @@ def nodes(spec: str) -> int:
 
 def read_sample(sample: Path) -> list[dict]:
     """The timed games of SAMPLE, one row per ruleset and budget."""
-    with sample.open(newline="") as f:
-        return list(csv.DictReader(f))
+    return read_csv(sample)
 
 
 def seconds_a_ply(timed: list[dict], budgets) -> tuple[dict, dict]:
@@ -132,15 +128,14 @@ def spent(folder: Path, sample: Path):
     played = {}  # (survey, player) -> [games, plies, rows of (ruleset, budget, plies)]
     for survey, paths in games_files(folder).items():
         for path in paths:
-            with path.open(newline="") as f:
-                for r in csv.DictReader(f):
-                    spec = r["white"]
-                    player = f"alphabeta:nodes={nodes(spec)}" if spec.startswith("alphabeta:nodes=") else "network"
-                    cell = played.setdefault((survey, player), [0, 0, []])
-                    cell[0] += 1
-                    cell[1] += int(r["plies"])
-                    if player != "network":
-                        cell[2].append((r["ruleset"].split("+")[0].split("@")[0], nodes(spec), int(r["plies"])))
+            for r in read_csv(path):
+                spec = r["white"]
+                player = f"alphabeta:nodes={nodes(spec)}" if spec.startswith("alphabeta:nodes=") else "network"
+                cell = played.setdefault((survey, player), [0, 0, []])
+                cell[0] += 1
+                cell[1] += int(r["plies"])
+                if player != "network":
+                    cell[2].append((r["ruleset"].split("+")[0].split("@")[0], nodes(spec), int(r["plies"])))
     budgets = {b for _, _, rows in played.values() for _, b, _ in rows}
     try:
         own, pooled = seconds_a_ply(timed, budgets)
@@ -192,10 +187,9 @@ def main():
     own, pooled = seconds_a_ply(timed, wanted)
     proxy = {}
     for path in STUDY:
-        with path.open(newline="") as f:
-            for r in csv.DictReader(f):
-                if r["pairing"] == PROXY:
-                    proxy[r["ruleset"]] = (float(r["draw_rate"]), float(r["mean_plies"]))
+        for r in read_csv(path):
+            if r["pairing"] == PROXY:
+                proxy[r["ruleset"]] = (float(r["draw_rate"]), float(r["mean_plies"]))
     per_ply = lambda ruleset, b: own.get((ruleset, b), pooled[b])  # noqa: E731
     print("pooled CPU seconds per ply: " + ", ".join(f"nodes={b} {pooled[b] * 1000:.1f} ms" for b in sorted(pooled)))
     print("| ruleset | draw rate, mean plies (depth=3) | games a cell | "
@@ -213,8 +207,7 @@ def main():
         cells = " | ".join(f"{h:.2f}" for h in hours)
         print(f"| {ruleset} | {rate:.2f}, {plies:.0f} | {n} | {cells} | {off:.2f} |")
     if sens_config:
-        with SENSITIVITY.open(newline="") as f:
-            depth2 = {r["ruleset"]: (float(r["draw_rate"]), float(r["mean_plies"])) for r in csv.DictReader(f)}
+        depth2 = {r["ruleset"]: (float(r["draw_rate"]), float(r["mean_plies"])) for r in read_csv(SENSITIVITY)}
         sens_budget = nodes(sens_config["pairings"][0][0])
         print(f"| rule variant | draw rate, mean plies (depth=2) | games a cell | core-h nodes={sens_budget} |")
         print("|---|---|---:|---:|")
@@ -236,4 +229,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

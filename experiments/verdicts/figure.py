@@ -18,11 +18,13 @@ one exists. The rulesets of the sources come first, then Ludii's; a ruleset's va
 `@WxH`) are listed right after it, in the table and in the figure. Standard library and
 matplotlib only.
 """
-import csv
 import re
 import sys
 from collections import defaultdict
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from latrunculi_analysis import read_csv, run  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
@@ -71,8 +73,7 @@ def ordered(keys: list) -> list:
 def main() -> None:
     src = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE / "verdicts.csv"
     png = Path(sys.argv[2]) if len(sys.argv) > 2 else src.with_suffix(".png")
-    with src.open(newline="") as f:
-        rows = [r for r in csv.DictReader(f) if r["budget"]]  # self-play players at a budget
+    rows = [r for r in read_csv(src, ("budget",)) if r["budget"]]  # self-play players at a budget
     if not rows:
         sys.exit(f"{src}: no self-play cell with a budget")
     by = defaultdict(list)  # (ruleset, player) -> rows in budget order (as the file has them)
@@ -119,4 +120,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

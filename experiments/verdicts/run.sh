@@ -66,7 +66,7 @@ strong=alphabeta:nodes=$strong_nodes
 # The network of a ruleset, network_of NETS RULESET: its recipe's in NETS/twelve.csv
 # (imitation: NETS/imitate/; family:FOLDER: FOLDER/family/; tune:FOLDER: FOLDER/RULESET/),
 # else NETS/RULESET/latest.az.
-source experiments/az-all/recipe_of.sh
+source experiments/lib/recipe_of.sh
 usage="usage: run.sh [SHARD/SHARDS] | merge SHARDS | configs | verdicts | networks [RULESET ...] | settle [RULESET ...]"
 nets=${NETS:-experiments/az-all}
 net_games=${NET_GAMES:-50}

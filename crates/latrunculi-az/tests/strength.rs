@@ -279,7 +279,7 @@ fn a_fixed_ply_scale_makes_the_observation_independent_of_the_game_cap() {
 #[test]
 fn checkpoints_of_the_first_networks_still_load_and_play() {
     let rs = Ruleset::builtin("kowalski").unwrap();
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments/az-kowalski/latest.az");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments/archive/az-kowalski/latest.az");
     let meta = latrunculi_az::checkpoint::read_meta(&path).unwrap();
     assert_eq!((meta.policy_planes, meta.score_head, meta.ply_scale), (0, false, 0), "a dense first network");
     let mut agent = az_agent(&format!("az:model={},sims=16", path.display()), &rs);

@@ -12,7 +12,8 @@
 //!
 //! The other tests run the scripts without SLURM (the task's variables set by hand), with a
 //! stand-in `latrunculi` that prints its arguments: the command each script builds, how it
-//! finds the binary, its threads and shard counts, and its errors.
+//! finds the binary, its threads and shard counts, its errors, and how a copy of it (as
+//! SLURM runs it) finds the part the six share, `experiments/lib/array-common.sh`.
 #![cfg(unix)]
 
 use std::collections::BTreeMap;
@@ -91,9 +92,74 @@ fn the_scripts_share_one_common_part() {
         s[start..end].to_string()
     };
     let survey = part("survey");
+    assert!(survey.contains("\nsource \"$common\"\n"), "the common part sources experiments/lib/array-common.sh");
     for name in SCRIPTS {
         assert_eq!(part(name), survey, "the common part of {name}-array.sbatch differs from survey-array.sbatch's");
     }
+    // What the six share is in one file, which no script repeats.
+    let common = fs::read_to_string(repo().join("experiments/lib/array-common.sh")).expect("the common file");
+    for function in ["die()", "note()", "shard_count()", "list_items()", "item_name()", "task_item()"] {
+        assert!(common.contains(&format!("\n{function} ")), "array-common.sh defines {function}");
+        for name in SCRIPTS {
+            let s = fs::read_to_string(repo().join(format!("experiments/{name}-array.sbatch"))).expect("script");
+            assert!(!s.contains(&format!("\n{function} ")), "{name}-array.sbatch defines {function} again");
+        }
+    }
+}
+
+/// SLURM runs a copy of the script from its spool folder: the common file is then found
+/// through the path `scontrol show job` records (relative to the submit folder), else
+/// under the submit folder's experiments/, else the task stops with a clear error.
+#[test]
+fn a_copy_of_a_script_finds_the_common_file_as_under_slurm() {
+    let dir = stand_in("spool");
+    fs::create_dir_all(dir.join("spool")).unwrap();
+    fs::create_dir_all(dir.join("submit/sub")).unwrap();
+    let copy = dir.join("spool/slurm_script");
+    fs::copy(repo().join("experiments/survey-array.sbatch"), &copy).unwrap();
+    let run = |env: &[(&str, &str)]| {
+        let mut c = Command::new("bash");
+        c.arg(&copy).args(["c.toml", "s"]).current_dir(dir.join("submit"));
+        for (k, _) in std::env::vars() {
+            if k.starts_with("SLURM_") || k == "LATRUNCULI" {
+                c.env_remove(k);
+            }
+        }
+        c.env("PATH", format!("{}:{}", dir.join("bin").display(), std::env::var("PATH").unwrap_or_default()));
+        c.envs([("SLURM_ARRAY_TASK_ID", "1"), ("SLURM_ARRAY_TASK_MIN", "1"), ("SLURM_ARRAY_TASK_MAX", "2")]);
+        c.envs(env.iter().copied());
+        c.output().expect("bash runs")
+    };
+    let base = dir.join("submit").canonicalize().expect("the submit folder");
+    let submit = base.to_str().unwrap();
+    // Nothing points at the repository: the error names the file and what to do.
+    let e = err(&run(&[("SLURM_SUBMIT_DIR", submit)]));
+    assert!(
+        e.contains("experiments/lib/array-common.sh not found") && e.contains("submit the script from a checkout"),
+        "{e}"
+    );
+    // scontrol (a stand-in printing what SLURM 22.05 prints) names the script as submitted,
+    // relative to the submit folder, followed by its arguments.
+    let relative = pathdiff(&repo().join("experiments/survey-array.sbatch"), &base);
+    let scontrol = format!("#!/bin/sh\necho \"JobId=$2 JobName=x\"\necho \"   Command={relative} c.toml s\"\n");
+    fs::write(dir.join("bin/scontrol"), scontrol).unwrap();
+    Command::new("chmod").arg("+x").arg(dir.join("bin/scontrol")).status().expect("chmod");
+    let o = run(&[("SLURM_SUBMIT_DIR", submit), ("SLURM_JOB_ID", "7")]);
+    assert_eq!(ran(&o), strings(&["survey", "--config", "c.toml", "--out", "s-shard-1", "--shard", "1/2"]));
+    // Without scontrol's answer, the submit folder's experiments/ (here a link to the repository's).
+    fs::remove_file(dir.join("bin/scontrol")).unwrap();
+    std::os::unix::fs::symlink(repo().join("experiments"), dir.join("submit/experiments")).expect("symlink");
+    let o = run(&[("SLURM_SUBMIT_DIR", submit), ("SLURM_JOB_ID", "7")]);
+    assert_eq!(ran(&o), strings(&["survey", "--config", "c.toml", "--out", "s-shard-1", "--shard", "1/2"]));
+}
+
+/// `path` relative to the folder `base` (both absolute, no symbolic links between them).
+fn pathdiff(path: &Path, base: &Path) -> String {
+    let (p, b): (Vec<_>, Vec<_>) = (path.components().collect(), base.components().collect());
+    let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let mut out: Vec<String> = vec!["..".to_string(); b.len() - common];
+    out.extend(p[common..].iter().map(|c| c.as_os_str().to_string_lossy().into_owned()));
+    out.join("/")
 }
 
 #[test]

@@ -1,4 +1,4 @@
-# Sourced by run.sh and experiments/az-family/run.sh, so that both play the same teacher
+# Sourced by experiments/az-all/run.sh and experiments/az-family/run.sh, so that both play the same teacher
 # games: the teacher's spec (TEACHER) and its games.
 teacher=${TEACHER:-alphabeta:nodes=1000,soft=250,noise=20}
 # play_teacher RULESET DIR GAMES SEED CAP: GAMES games of the teacher against itself,

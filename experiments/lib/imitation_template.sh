@@ -1,5 +1,5 @@
-# Sourced by imitate.sh and experiments/az-family/run.sh, so that both derive the
-# imitation recipe the same way (README.md "Imitation alone").
+# Sourced by experiments/az-all/imitate.sh and experiments/az-family/run.sh, so that both derive the
+# imitation recipe the same way (experiments/az-all/README.md, "Imitation alone").
 # imitation_template TEMPLATE STEPS OUT: writes OUT, TEMPLATE changed in three places and
 # nowhere else: `iterations = 0` (the warm start alone), the warm start's `steps` raised
 # to STEPS (the callers' IMITATE_STEPS) with `time_limit_s = @TIME_LIMIT@` after it (the rest of the hour), and

@@ -1,4 +1,4 @@
-# Sourced by twelve.sh, experiments/verdicts/run.sh and experiments/az-family/run.sh:
+# Sourced by experiments/az-all/twelve.sh, experiments/verdicts/run.sh and experiments/az-family/run.sh:
 # a ruleset's recipe as a table of the twelve (twelve.csv, `table.py --twelve`) records
 # it in its `recipe` column (selfplay, imitation, family:FOLDER or tune:FOLDER), or in another column
 # (`separate`: the ruleset's own network's recipe, selfplay or imitation; a table without

@@ -5,10 +5,10 @@
 # other, takes from each the last checkpoint finished within T, then evaluates the three networks
 # (200 visits, win-in-one check on, ply cap 200, colours alternated) against greedy and
 # mcts:sims=1000, 100 games each, seed 2026. Resumable: a finished train or eval is kept.
-#   bash experiments/ablation-kowalski/run.sh
+#   bash experiments/archive/ablation-kowalski/run.sh
 set -euo pipefail
 bin=${LATRUNCULI:-./target/release/latrunculi}
-out=experiments/ablation-kowalski
+out=experiments/archive/ablation-kowalski
 T=2733
 for v in nowarm puct; do
   if [ ! -f "$out/$v/done" ]; then

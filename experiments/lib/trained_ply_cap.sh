@@ -1,4 +1,4 @@
-# Sourced by run.sh, moonshot.sh, tune.sh, twelve.sh and experiments/az-family/run.sh.
+# Sourced by experiments/az-all/{run,moonshot,tune,twelve}.sh and experiments/az-family/run.sh.
 # trained_ply_cap CONFIG: the [selfplay] ply_cap of a training's config.toml (the cap its
 # teacher games, self-play and matches were played at); nothing if the file is missing or
 # names none.
