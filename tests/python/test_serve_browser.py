@@ -180,6 +180,14 @@ def test_a_committed_game_replays_to_its_result_and_is_analysed(server, browser)
     wait(browser, lambda: game(browser), "the page")
     browser.find_element(By.ID, "tab-study").click()
     wait(browser, lambda: len(browser.find_elements(By.CSS_SELECTOR, "#study-files option")) > 1, "the file list")
+    # The list is grouped by directory; a folder and a filter narrow it.
+    labels = [g.get_attribute("label") for g in browser.find_elements(By.CSS_SELECTOR, "#study-files optgroup")]
+    assert "data/games/xxi" in labels and len(labels) == len(set(labels)), labels
+    Select(browser.find_element(By.ID, "study-folder")).select_by_value("data/games")
+    browser.find_element(By.ID, "study-filter").send_keys("joyce")
+    listed = [o.get_attribute("value") for o in browser.find_elements(By.CSS_SELECTOR, "#study-files optgroup option")]
+    assert listed == ["data/games/xxi/joyce-carrillo-2016-08.txt"], listed
+    assert browser.find_element(By.ID, "study-count").text.startswith("1 of "), browser.find_element(By.ID, "study-count").text
     Select(browser.find_element(By.ID, "study-files")).select_by_value("data/games/xxi/joyce-carrillo-2016-08.txt")
     browser.find_element(By.ID, "study-open").click()
     wait(browser, lambda: browser.execute_script("return state.study"), "the study")

@@ -27,9 +27,34 @@ mod train;
 mod tune_eval;
 mod verdicts;
 
-/// Ludus Latrunculorum research toolkit.
+/// One line of `latrunculi -h`: what the tool is.
+const ABOUT: &str = "Ludus Latrunculorum research toolkit: a rules engine for 42 reconstructions, players, \
+surveys and verdicts, Elo ladders, datasets, AlphaZero training and a web app";
+
+/// The description of `latrunculi --help`: what the tool is and which commands do what.
+const LONG_ABOUT: &str = "\
+Ludus Latrunculorum research toolkit. It plays the Roman game of little soldiers under each of the
+42 published reconstructions (12 from the sources, 30 of the Ludii game system), every one a ruleset
+id with each uncertain rule a parameter, and asks which of them make a playable game.
+
+  rules engine   rules, show, replay: the rulesets, positions (diagram, FEN, SVG), game records
+                 checked move by move
+  players        random, greedy, mcts, alphabeta (by depth, or the search player by nodes or
+                 time), az (a trained network)
+  experiments    play, survey, eval, ladder, metrics, sensitivity, verdicts: games between players,
+                 draw-rate surveys, scores and Elo with SPRT, rating ladders, game-design metrics,
+                 rule sensitivity, and which reconstructions are drawish or decisive
+  learning       dataset, train, tune-eval: training datasets (.npy), AlphaZero training, the
+                 search player's evaluation weights
+  web app        serve: play, watch and study games in the browser
+  speed          bench, bench-az
+
+`latrunculi COMMAND --help` gives a command's options; the repository's README.md and
+docs/usage.md describe every command and its output files.";
+
+/// Ludus Latrunculorum research toolkit: the top-level command line.
 #[derive(Parser, Debug)]
-#[command(name = "latrunculi", version, about)]
+#[command(name = "latrunculi", version, about = ABOUT, long_about = LONG_ABOUT)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -250,5 +275,23 @@ mod tests {
         }
         let rules = command.find_subcommand_mut("rules").expect("rules").render_long_help().to_string();
         assert!(!rules.contains("Agent specs"), "commands without agents do not list them");
+    }
+
+    #[test]
+    fn the_top_level_help_names_every_command_in_its_description() {
+        let mut command = command();
+        let help = command.render_long_help().to_string();
+        let description = help.split("Usage:").next().expect("a description before the usage");
+        let words = description.split_whitespace().collect::<Vec<_>>().join(" ");
+        let builtin = latrunculi_rules::Ruleset::all_builtin().len();
+        assert!(words.contains(&format!("each of the {builtin} published reconstructions")), "{description}");
+        assert!(ABOUT.contains(&format!("for {builtin} reconstructions")), "{ABOUT}");
+        let names: Vec<String> = command.get_subcommands().map(|c| c.get_name().to_string()).collect();
+        for name in names.iter().filter(|n| *n != "help") {
+            let listed = description.split(|c: char| !(c.is_alphanumeric() || c == '-')).any(|w| w == name);
+            assert!(listed, "the description of --help does not name `{name}`:\n{description}");
+        }
+        let short = command.render_help().to_string();
+        assert!(short.starts_with(ABOUT), "{short}");
     }
 }

@@ -105,6 +105,7 @@ impl Folders {
         out.games_csvs.sort();
         out.records.sort();
         out.models.sort();
+        out.folders = group_by_folder(out.records.iter().chain(&out.games_csvs));
         out
     }
 }
@@ -118,6 +119,46 @@ pub struct Listing {
     pub records: Vec<String>,
     /// Network checkpoints (`az:model=PATH`).
     pub models: Vec<String>,
+    /// The games CSVs and records again, grouped by their folder (see [`group_by_folder`]),
+    /// for the Study view's folder list.
+    pub folders: Vec<FolderFiles>,
+}
+
+/// The files of one folder of the listing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FolderFiles {
+    /// The folder: the first two parts of its files' paths (`experiments/strength`,
+    /// `data/games`), or the first alone for a file directly in it.
+    pub folder: String,
+    /// The files' paths relative to the root, sorted.
+    pub files: Vec<String>,
+}
+
+/// The folder a listed path belongs to: its first two parts, or its first alone for a
+/// file directly under `data/` or `experiments/`.
+fn folder_of(path: &str) -> &str {
+    let mut slashes = path.match_indices('/').map(|(i, _)| i);
+    match (slashes.next(), slashes.next()) {
+        (Some(_), Some(second)) => &path[..second],
+        (Some(first), None) => &path[..first],
+        _ => "",
+    }
+}
+
+/// Groups paths by their folder ([`folder_of`]): one entry per folder, folders sorted by
+/// name and each folder's files sorted, every path in exactly one folder.
+pub fn group_by_folder<'a>(paths: impl IntoIterator<Item = &'a String>) -> Vec<FolderFiles> {
+    let mut groups: std::collections::BTreeMap<&str, Vec<String>> = std::collections::BTreeMap::new();
+    for path in paths {
+        groups.entry(folder_of(path)).or_default().push(path.clone());
+    }
+    groups
+        .into_iter()
+        .map(|(folder, mut files)| {
+            files.sort();
+            FolderFiles { folder: folder.to_string(), files }
+        })
+        .collect()
 }
 
 fn header() -> String {
@@ -258,6 +299,51 @@ mod tests {
         assert!(l.records.iter().any(|r| r == "data/games/xxi/joyce-carrillo-2016-08.txt"), "{l:?}");
         assert!(!l.games_csvs.is_empty() && l.games_csvs.iter().all(|p| p.ends_with(".csv")));
         assert!(!l.games_csvs.iter().any(|p| p.ends_with("summary.csv")));
+    }
+
+    #[test]
+    fn the_listing_groups_its_files_by_folder() {
+        let l = folders().list();
+        let mut listed: Vec<&String> = l.folders.iter().flat_map(|f| &f.files).collect();
+        let mut expected: Vec<&String> = l.records.iter().chain(&l.games_csvs).collect();
+        listed.sort();
+        expected.sort();
+        assert_eq!(listed, expected, "every games CSV and record in exactly one folder");
+        let names: Vec<&str> = l.folders.iter().map(|f| f.folder.as_str()).collect();
+        assert!(names.windows(2).all(|w| w[0] < w[1]), "folders sorted and distinct: {names:?}");
+        assert!(names.contains(&"data/games") && names.contains(&"experiments/verdicts"), "{names:?}");
+        for f in &l.folders {
+            assert!(f.files.windows(2).all(|w| w[0] < w[1]), "{}: files sorted", f.folder);
+            assert!(f.files.iter().all(|p| p.starts_with(&format!("{}/", f.folder))), "{}: {:?}", f.folder, f.files);
+        }
+    }
+
+    #[test]
+    fn a_folder_is_the_first_two_parts_of_a_path() {
+        let paths: Vec<String> = [
+            "experiments/strength/all/xxi/games.csv",
+            "data/games/xxi/a.txt",
+            "experiments/smoke-survey/games.csv",
+            "experiments/strength/ab/games.csv",
+            "experiments/top.csv",
+        ]
+        .map(String::from)
+        .to_vec();
+        let groups = group_by_folder(&paths);
+        let got: Vec<(&str, Vec<&str>)> =
+            groups.iter().map(|g| (g.folder.as_str(), g.files.iter().map(String::as_str).collect())).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("data/games", vec!["data/games/xxi/a.txt"]),
+                ("experiments", vec!["experiments/top.csv"]),
+                ("experiments/smoke-survey", vec!["experiments/smoke-survey/games.csv"]),
+                (
+                    "experiments/strength",
+                    vec!["experiments/strength/ab/games.csv", "experiments/strength/all/xxi/games.csv"]
+                ),
+            ]
+        );
     }
 
     #[test]

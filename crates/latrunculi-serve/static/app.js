@@ -307,25 +307,61 @@ function renderStudy() {
 
 async function loadFiles() {
   const files = await api("GET", "/api/files");
-  const sel = $("study-files");
-  const group = (label, paths) => {
-    const g = document.createElement("optgroup");
-    g.label = label;
-    for (const p of paths) {
-      const o = document.createElement("option");
-      o.value = p;
-      o.textContent = p;
-      g.appendChild(o);
-    }
-    sel.appendChild(g);
-  };
-  group("Game records", files.records);
-  group("Games CSVs", files.games_csvs);
+  state.folders = files.folders;
+  const folderSel = $("study-folder");
+  for (const f of files.folders) {
+    const o = document.createElement("option");
+    o.value = f.folder;
+    o.textContent = `${f.folder} (${f.files.length})`;
+    folderSel.appendChild(o);
+  }
+  fillFiles();
   for (const m of files.models) {
     const o = document.createElement("option");
     o.value = `az:model=${m},sims=100`;
     $("agent-list").appendChild(o);
   }
+}
+
+// The file list of the Study view: the files of the chosen folder (or of all) whose path
+// holds every word of the filter, one <optgroup> per directory. The selection is kept
+// while it is still listed.
+function fillFiles() {
+  const folder = $("study-folder").value;
+  const words = $("study-filter").value.toLowerCase().split(/\s+/).filter(Boolean);
+  const sel = $("study-files");
+  const kept = sel.value;
+  const first = document.createElement("option");
+  first.value = "";
+  first.textContent = "(a committed games CSV or record)";
+  sel.replaceChildren(first);
+  let shown = 0;
+  let total = 0;
+  for (const f of state.folders || []) {
+    if (folder && f.folder !== folder) continue;
+    const groups = new Map();
+    for (const p of f.files) {
+      total += 1;
+      if (!words.every((w) => p.toLowerCase().includes(w))) continue;
+      const dir = p.slice(0, p.lastIndexOf("/"));
+      if (!groups.has(dir)) groups.set(dir, []);
+      groups.get(dir).push(p);
+    }
+    for (const [dir, paths] of groups) {
+      const g = document.createElement("optgroup");
+      g.label = dir;
+      for (const p of paths) {
+        const o = document.createElement("option");
+        o.value = p;
+        o.textContent = p.slice(dir.length + 1);
+        g.appendChild(o);
+        shown += 1;
+      }
+      sel.appendChild(g);
+    }
+  }
+  if ([...sel.options].some((o) => o.value === kept)) sel.value = kept;
+  $("study-count").textContent = shown === total ? `${total} files` : `${shown} of ${total} files`;
 }
 
 function listGames(page) {
@@ -462,6 +498,8 @@ async function start() {
   $("download").addEventListener("click", download);
   $("to-study").addEventListener("click", toStudy);
   $("study-open").addEventListener("click", openFile);
+  $("study-folder").addEventListener("change", fillFiles);
+  $("study-filter").addEventListener("input", fillFiles);
   $("upload").addEventListener("change", upload);
   $("slider").addEventListener("input", () => showPly(Number($("slider").value)));
   $("first").addEventListener("click", () => showPly(0));

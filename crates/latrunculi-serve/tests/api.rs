@@ -303,6 +303,12 @@ async fn committed_files_are_listed_and_opened_and_no_path_leaves_the_folders() 
     let csvs: Vec<String> =
         files["games_csvs"].as_array().unwrap().iter().map(|p| p.as_str().unwrap().to_string()).collect();
     assert!(files["records"].as_array().unwrap().iter().any(|r| r == "data/games/xxi/joyce-carrillo-2016-08.txt"));
+    // The same files grouped by folder, for the Study view's list.
+    let folders = files["folders"].as_array().expect("folders");
+    let grouped: usize = folders.iter().map(|f| f["files"].as_array().unwrap().len()).sum();
+    assert_eq!(grouped, csvs.len() + files["records"].as_array().unwrap().len());
+    let games = folders.iter().find(|f| f["folder"] == "data/games").expect("the data/games folder");
+    assert!(games["files"].as_array().unwrap().iter().any(|r| r == "data/games/xxi/joyce-carrillo-2016-08.txt"));
     let smallest = csvs
         .iter()
         .min_by_key(|p| std::fs::metadata(root().join(p)).map(|m| m.len()).unwrap_or(u64::MAX))
