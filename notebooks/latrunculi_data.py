@@ -247,9 +247,11 @@ def load_survey(path, with_moves: bool = False) -> Survey:
 
 
 def find_surveys(root=None) -> list[Path]:
-    """Survey folders under ROOT/experiments (those holding a summary.csv)."""
+    """Survey folders under ROOT/experiments: those holding a summary.csv and a games.csv
+    (other summaries, such as the endgame tables' `experiments/endgames/summary.csv`, are
+    not surveys)."""
     root = Path(root) if root is not None else ROOT / "experiments"
-    return sorted(p.parent for p in root.glob("*/summary.csv"))
+    return sorted(p.parent for p in root.glob("*/summary.csv") if (p.parent / "games.csv").exists())
 
 
 def summarize_games(games: pd.DataFrame) -> pd.DataFrame:
