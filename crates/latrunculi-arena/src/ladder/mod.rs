@@ -39,8 +39,12 @@ mod resume;
 #[cfg(test)]
 mod tests;
 
-pub use ratings::{RATING_COLUMNS, RatingRow, rate, ratings_csv, ratings_svg};
+pub use ratings::{RATING_COLUMNS, RATINGS_FILE, RATINGS_PLOT_FILE, RatingRow, rate, ratings_csv, ratings_svg};
 pub use resume::PENDING_FILE;
+
+/// The name of a ladder's pairings in its folder: one row per pairing, the columns of
+/// `eval` ([`EVAL_COLUMNS`]).
+pub const PAIRINGS_FILE: &str = "pairings.csv";
 use resume::{Finished, pending_file, read_finished, read_pending, remove_pending};
 
 /// Reads an agents file: the specs with their 1-based line numbers.
@@ -186,7 +190,7 @@ fn check_shard_folder(plan: &LadderPlan, out: &Path, starting: bool) -> Result<(
     let found = read_shard(out)?;
     match (plan.shard, found) {
         (Some(a), Some(b)) if a == b => Ok(()),
-        (Some((k, n)), None) if starting || !out.join("pairings.csv").exists() => {
+        (Some((k, n)), None) if starting || !out.join(PAIRINGS_FILE).exists() => {
             std::fs::create_dir_all(out).map_err(ArenaError::io("create", out))?;
             write_atomic(&out.join("shard.txt"), shard_text(k, n).as_bytes())
         }
@@ -283,7 +287,7 @@ pub fn run_ladder(plan: &LadderPlan, out: &Path, mode: LadderMode) -> Result<Vec
 
 /// The four output files of a ladder folder: games, pairings, ratings, plot.
 fn ladder_files(out: &Path) -> [PathBuf; 4] {
-    [games::FILE, "pairings.csv", "ratings.csv", "ratings.svg"].map(|f| out.join(f))
+    [games::FILE, PAIRINGS_FILE, RATINGS_FILE, RATINGS_PLOT_FILE].map(|f| out.join(f))
 }
 
 /// Fits the ratings of a whole ladder's pairings and writes ratings.csv and ratings.svg.

@@ -215,7 +215,7 @@ pub(super) fn write_outputs(
         summaries.push(s);
     }
     write_atomic(&dir.join(games::FILE), &out)?;
-    write_atomic(&dir.join("summary.csv"), text.as_bytes())?;
+    write_atomic(&dir.join(super::summary::SUMMARY_FILE), text.as_bytes())?;
     Ok(summaries)
 }
 

@@ -135,7 +135,7 @@ impl Folder {
             out: out.to_path_buf(),
             state: out.join("state.toml"),
             config: out.join("config.toml"),
-            log: out.join("train_log.csv"),
+            log: out.join(log::LOG_FILE),
             checkpoints: out.join("checkpoints"),
         }
     }
