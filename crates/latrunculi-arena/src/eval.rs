@@ -17,10 +17,8 @@ use rayon::prelude::*;
 
 use crate::elo::{Sprt, SprtDecision, Wdl};
 use crate::error::{ArenaError, Result, Setting};
-use crate::game::{
-    GAME_COLUMNS, GameJob, GameRow, RulesetChoice, colours, game_seed, games_header, play_game, progress_bar,
-};
-use crate::io::write_atomic;
+use crate::game::{GameJob, GameRow, RulesetChoice, colours, game_seed, play_game, progress_bar};
+use crate::io::{games, write_atomic};
 
 /// The columns of an eval CSV, in order.
 pub const EVAL_COLUMNS: [&str; 17] = [
@@ -243,16 +241,19 @@ fn read_resumable(path: &Path, plan: &EvalPlan) -> Result<Vec<Vec<GameRow>>> {
     let (label, opponents, sprt) = (plan.label.as_str(), &plan.opponents, plan.sprt.as_ref());
     let agent = plan.agent.to_string();
     let bad = |line: Option<usize>, message: String| ArenaError::content(path, line, message);
-    let mut reader = csv::Reader::from_path(path).map_err(|e| bad(None, format!("cannot read: {e}")))?;
-    let header = reader.headers().map_err(|e| bad(None, format!("no header: {e}")))?.clone();
-    if header.iter().collect::<Vec<_>>() != GAME_COLUMNS {
+    let reader = games::GamesReader::open(path)?;
+    if !reader.has_all_columns_in_order() {
         return Err(bad(None, "the first line is not the games header; cannot resume".into()));
     }
     let mut out: Vec<Vec<GameRow>> = Vec::with_capacity(opponents.len());
     let mut tally = PairingTally::default();
-    for (n, row) in reader.deserialize::<GameRow>().enumerate() {
-        let line = n + 2;
-        let row = row.map_err(|e| bad(Some(line), format!("not a game row ({e}); cannot resume")))?;
+    for row in reader.rows()? {
+        let games::Located { line, value: row, .. } = row.map_err(|e| match e {
+            ArenaError::Content { path, line, message } => {
+                ArenaError::Content { path, line, message: format!("not a game row ({message}); cannot resume") }
+            }
+            e => e,
+        })?;
         let Some(opponent) = opponents.get(out.len()) else {
             return Err(bad(Some(line), "more games than this run's pairings play; cannot resume".into()));
         };
@@ -379,7 +380,7 @@ impl EvalPlan {
         let agent_text = self.agent.to_string();
         let agent = agent_text.as_str();
         let mut csv_text = format!("{}\n", EVAL_COLUMNS.join(","));
-        let mut games_text = games_header().into_bytes();
+        let mut games_text = games::header().into_bytes();
         let mut summaries = Vec::new();
         for (opponent, resumed) in self.opponents.iter().zip(resumed) {
             let bar = progress_bar(self.games as u64, resumed.len() as u64);

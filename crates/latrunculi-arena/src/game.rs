@@ -16,81 +16,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use latrunculi_agents::{Agent, AgentSpec, PlayOutError, play_out};
 use latrunculi_rules::{BoardSize, Color, Move, MoveText, Position, Ruleset, RulesetError, RulesetSpec, splitmix64};
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 
 use crate::error::{ArenaError, Result};
 
-/// The columns of a games CSV (`play` and `survey`), in order.
-pub const GAME_COLUMNS: [&str; 15] = [
-    "ruleset",
-    "params_hash",
-    "game",
-    "seed",
-    "white",
-    "black",
-    "winner",
-    "reason",
-    "plies",
-    "captures_white",
-    "captures_black",
-    "pieces_white",
-    "pieces_black",
-    "first_capture_ply",
-    "moves",
-];
-
-/// The header line of a games CSV, newline included.
-pub fn games_header() -> String {
-    format!("{}\n", GAME_COLUMNS.join(","))
-}
-
-/// One game as a CSV row (columns as in [`GAME_COLUMNS`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameRow {
-    /// Ruleset label ([`latrunculi_rules::RulesetSpec`] as written): its id, `@WxH` when
-    /// the board was changed, `+key=value` for each changed parameter.
-    pub ruleset: String,
-    /// [`Ruleset::params_hash`] as 16 hex digits.
-    pub params_hash: String,
-    /// 0-based game index within the run (or survey cell).
-    pub game: u32,
-    /// The game's seed.
-    pub seed: u64,
-    /// Canonical spec of the White agent.
-    pub white: String,
-    /// Canonical spec of the Black agent.
-    pub black: String,
-    /// `white`, `black` or `draw`.
-    pub winner: String,
-    /// The result reason (docs/rules.md §1), e.g. `immobilized`.
-    pub reason: String,
-    /// Plies played.
-    pub plies: u32,
-    /// Enemy pieces White removed.
-    pub captures_white: u32,
-    /// Enemy pieces Black removed.
-    pub captures_black: u32,
-    /// White pieces on the board at the end.
-    pub pieces_white: u32,
-    /// Black pieces on the board at the end.
-    pub pieces_black: u32,
-    /// 1-based ply of the first capture, if any.
-    pub first_capture_ply: Option<u32>,
-    /// The whole game in the notation of docs/rules.md §2, space-separated.
-    pub moves: String,
-}
-
-impl GameRow {
-    /// The row as one CSV line, newline included (no header).
-    pub fn to_csv_line(&self) -> Result<Vec<u8>> {
-        let mut w = csv::WriterBuilder::new()
-            .has_headers(false)
-            .terminator(csv::Terminator::Any(b'\n'))
-            .from_writer(Vec::new());
-        w.serialize(self)?;
-        w.into_inner().map_err(|e| ArenaError::Game(format!("cannot write a CSV row: {e}")))
-    }
-}
+pub use crate::io::games::{COLUMNS as GAME_COLUMNS, GameRow, header as games_header};
 
 /// What to play in one game.
 #[derive(Clone, Debug)]
@@ -235,13 +164,9 @@ pub fn play_games(
 }
 
 /// Writes rows (with the header) to `path`, replacing it atomically
-/// ([`crate::io::write_atomic`]).
+/// ([`crate::io::games::write`]).
 pub fn write_games_csv(path: &Path, rows: &[GameRow]) -> Result<()> {
-    let mut out = games_header().into_bytes();
-    for r in rows {
-        out.extend(r.to_csv_line()?);
-    }
-    crate::io::write_atomic(path, out)
+    crate::io::games::write(path, rows)
 }
 
 /// Totals of a set of games: (white wins, black wins, draws, mean plies).

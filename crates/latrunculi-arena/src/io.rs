@@ -1,4 +1,7 @@
-//! Writing result files: atomic writes, journals of runs in progress, folder locks.
+//! Writing result files: atomic writes, journals of runs in progress, folder locks; the
+//! games CSV ([`games`]).
+
+pub mod games;
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};

@@ -199,13 +199,7 @@ pub fn cell_line(ruleset: &str, pairing: &str, games: &[GameStats]) -> String {
 
 /// Reads a games CSV; an unreadable row is an error naming its line.
 pub fn read_games(path: &Path) -> Result<Vec<GameRow>> {
-    let mut reader =
-        csv::Reader::from_path(path).map_err(|e| ArenaError::content(path, None, format!("cannot read: {e}")))?;
-    let mut rows = Vec::new();
-    for (i, row) in reader.deserialize::<GameRow>().enumerate() {
-        rows.push(row.map_err(|e| ArenaError::content(path, Some(i + 2), e.to_string()))?);
-    }
-    Ok(rows)
+    crate::io::games::read(path)
 }
 
 /// The metrics.csv text (header included) of the games in `rows`: rulesets resolved by

@@ -16,6 +16,9 @@ use latrunculi_rules::{Color, Position, Ruleset, parse_move, splitmix64};
 use rayon::prelude::*;
 use serde::Deserialize;
 
+use crate::error::{ArenaError, full_message};
+use crate::io::games::{GamesReader, Located};
+
 /// Errors of [`tune`]. Each names the file and line where one is involved.
 #[derive(Debug, thiserror::Error)]
 pub enum TuneError {
@@ -114,6 +117,10 @@ impl Default for TuneOptions {
     }
 }
 
+/// The columns of a games CSV that `tune` reads ([`Row`]).
+const ROW_COLUMNS: [&str; 8] = ["ruleset", "white", "black", "params_hash", "seed", "winner", "plies", "moves"];
+
+/// What `tune` reads of a game row.
 #[derive(Deserialize)]
 struct Row {
     ruleset: String,
@@ -205,11 +212,17 @@ fn read_games(ruleset: &Ruleset, hash: &str, files: &[PathBuf], players: &[Strin
     let mut games = Vec::new();
     for path in files {
         let file = path.display().to_string();
-        let mut reader =
-            csv::Reader::from_path(path).map_err(|e| TuneError::Read { file: file.clone(), message: e.to_string() })?;
-        for (i, row) in reader.deserialize::<Row>().enumerate() {
-            let line = i + 2;
-            let row = row.map_err(|e| TuneError::Row { file: file.clone(), line, message: e.to_string() })?;
+        let to_tune = |e: ArenaError| match e {
+            ArenaError::Content { line: Some(line), message, .. } => {
+                TuneError::Row { file: file.clone(), line, message }
+            }
+            ArenaError::Content { line: None, message, .. } => TuneError::Read { file: file.clone(), message },
+            ArenaError::Io { source, .. } => TuneError::Read { file: file.clone(), message: source.to_string() },
+            e => TuneError::Read { file: file.clone(), message: full_message(&e) },
+        };
+        let reader = GamesReader::open(path).map_err(to_tune)?;
+        for row in reader.rows_of::<Row>(&ROW_COLUMNS).map_err(to_tune)? {
+            let Located { line, value: row, .. } = row.map_err(to_tune)?;
             if row.ruleset != ruleset.id || row.params_hash != hash || !chosen(&row.white) || !chosen(&row.black) {
                 continue;
             }

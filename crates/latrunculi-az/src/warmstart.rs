@@ -20,7 +20,8 @@
 
 use std::path::{Path, PathBuf};
 
-use latrunculi_files::GameLine;
+use latrunculi_files::FileError;
+use latrunculi_files::dataset::{self, GameLine};
 use latrunculi_rules::{Color, Move, Position, Ruleset};
 use latrunculi_sim::ActionSpace;
 use ndarray::Array1 as Column;
@@ -38,28 +39,23 @@ fn err(path: &Path, message: impl Into<String>) -> AzError {
 /// The `params_hash` of the first game of the dataset in `dir` (which ruleset its games
 /// were played under).
 pub fn dataset_params_hash(dir: &Path) -> Result<String, AzError> {
-    let (games_path, text) = read_games(dir)?;
-    let (n, line) = text
-        .lines()
-        .enumerate()
-        .find(|(_, l)| !l.trim().is_empty())
-        .ok_or_else(|| err(&games_path, "the dataset holds no game"))?;
-    let g: GameLine =
-        serde_json::from_str(line).map_err(|e| err(&games_path, format!("line {}: not a game line: {e}", n + 1)))?;
+    let (games_path, games) = read_games(dir)?;
+    let (_, g) = games.into_iter().next().ok_or_else(|| err(&games_path, "the dataset holds no game"))?;
     Ok(g.params_hash)
 }
 
-/// The path and text of a dataset's `games.jsonl`.
-fn read_games(dir: &Path) -> Result<(PathBuf, String), AzError> {
-    let games_path = dir.join("games.jsonl");
-    let text = std::fs::read_to_string(&games_path).map_err(|e| {
-        AzError::io(
-            &games_path,
+/// The path of a dataset's `games.jsonl` and its games, each with its line.
+fn read_games(dir: &Path) -> Result<(PathBuf, Vec<(usize, GameLine)>), AzError> {
+    let games_path = dir.join(dataset::GAMES_FILE);
+    let games = dataset::read_game_lines(&games_path).map_err(|e| match e {
+        FileError::Io { path, source } => AzError::io(
+            &path,
             "cannot read (a dataset folder holds games.jsonl once `latrunculi dataset` has finished)",
-            e,
-        )
+            source,
+        ),
+        FileError::Line { path, line, message } => err(&path, format!("line {line}: {message}")),
     })?;
-    Ok((games_path, text))
+    Ok((games_path, games))
 }
 
 /// A one-dimensional `.npy` array of a dataset; `what` describes it for errors.
@@ -78,17 +74,16 @@ pub fn load_dataset(
     tables: &BoardTables,
     cfg: &TrainConfig,
 ) -> Result<Vec<(Option<Color>, Vec<Sample>)>, AzError> {
-    let (games_path, text) = read_games(dir)?;
-    let actions: Column<i32> = column(&dir.join("actions.npy"), "an int32 [S] array")?;
+    let (games_path, games) = read_games(dir)?;
+    let actions: Column<i32> = column(&dir.join(dataset::ACTIONS_FILE), "an int32 [S] array")?;
     let rows = actions.len();
     let teacher = TeacherRows::read(dir, rows, cfg)?;
     let want_hash = format!("{:016x}", ruleset.params_hash());
     let space = tables.frame.space();
     let start = start_material(ruleset);
     let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let at = |m: String| err(&games_path, format!("line {}: {m}", n + 1));
-        let g: GameLine = serde_json::from_str(line).map_err(|e| at(format!("not a game line: {e}")))?;
+    for (line, g) in games {
+        let at = |m: String| err(&games_path, format!("line {line}: {m}"));
         if g.params_hash != want_hash || g.board != [ruleset.width, ruleset.height] {
             return Err(at(format!(
                 "game {} is of another ruleset or board ({}x{}, parameters {}); this run trains {} on {}x{} ({want_hash})",
@@ -256,7 +251,7 @@ struct TeacherRows {
 
 impl TeacherRows {
     fn read(dir: &Path, rows: usize, cfg: &TrainConfig) -> Result<TeacherRows, AzError> {
-        let offsets_path = dir.join("policy_offsets.npy");
+        let offsets_path = dir.join(dataset::POLICY_OFFSETS_FILE);
         let policy = if cfg.warmstart.soft_policy && offsets_path.exists() {
             let offsets: Column<i64> = column(&offsets_path, "an int64 [S + 1] array")?;
             if offsets.len() != rows + 1 {
@@ -265,8 +260,8 @@ impl TeacherRows {
                     format!("{} offsets for the {rows} rows of actions.npy (expected {})", offsets.len(), rows + 1),
                 ));
             }
-            let actions_path = dir.join("policy_actions.npy");
-            let probs_path = dir.join("policy_probs.npy");
+            let actions_path = dir.join(dataset::POLICY_ACTIONS_FILE);
+            let probs_path = dir.join(dataset::POLICY_PROBS_FILE);
             let actions: Column<i32> = column(&actions_path, "an int32 [K] array")?;
             let probs: Column<f32> = column(&probs_path, "a float32 [K] array")?;
             if actions.len() != probs.len() {
@@ -279,7 +274,7 @@ impl TeacherRows {
         } else {
             None
         };
-        let values_path = dir.join("search_values.npy");
+        let values_path = dir.join(dataset::SEARCH_VALUES_FILE);
         let values = if cfg.warmstart.search_value_mix > 0.0 && values_path.exists() {
             let v: Column<f32> = column(&values_path, "a float32 [S] array")?;
             if v.len() != rows {

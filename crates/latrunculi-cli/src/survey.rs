@@ -74,7 +74,11 @@ pub fn run(args: &SurveyArgs) -> anyhow::Result<ExitCode> {
             s.mean_plies
         );
     }
-    println!("-> {}, {}", dir.join("games.csv").display(), dir.join("summary.csv").display());
+    println!(
+        "-> {}, {}",
+        dir.join(latrunculi_arena::io::games::FILE).display(),
+        dir.join(latrunculi_arena::survey::SUMMARY_FILE).display()
+    );
     Ok(ExitCode::SUCCESS)
 }
 

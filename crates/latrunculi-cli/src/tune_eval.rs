@@ -54,7 +54,7 @@ fn games_files(p: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
     for path in paths {
         if path.is_dir() {
             games_files(&path, out)?;
-        } else if path.file_name().is_some_and(|n| n == "games.csv") {
+        } else if path.file_name().is_some_and(|n| n == latrunculi_arena::io::games::FILE) {
             out.push(path);
         }
     }

@@ -5,17 +5,23 @@
 //! - [`write_atomic`]: every result file, checkpoint and run state is written to a
 //!   temporary file beside its target, synced and renamed over it, so that a reader (or a
 //!   run killed half-way) never sees a file cut short;
-//! - [`GameLine`]: one line of a dataset's `games.jsonl`, written by `latrunculi dataset`
-//!   (the arena) and read by the warm start of training (the az crate). The layout is
-//!   documented in `data/README.md`.
+//! - [`dataset`]: the layout of a dataset folder (its file names, `meta.json`, and the
+//!   lines of `games.jsonl`, [`GameLine`]), written by `latrunculi dataset` (the arena)
+//!   and read by the warm start of training (the az crate). The layout is documented in
+//!   `data/README.md`;
+//! - [`FileError`]: what a reader of these files reports, naming the file and the line.
 
 #![warn(missing_docs)]
+
+pub mod dataset;
+mod error;
+
+pub use dataset::GameLine;
+pub use error::FileError;
 
 use std::fs;
 use std::io::Write as _;
 use std::path::Path;
-
-use serde::{Deserialize, Serialize};
 
 /// Writes `bytes` to `path` atomically ([`write_atomic_with`]).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
@@ -50,49 +56,6 @@ pub fn write_atomic_with<E: From<std::io::Error>>(
     Ok(())
 }
 
-/// One line of a dataset's `games.jsonl`: one game, with the range of its rows in the
-/// `.npy` arrays. Fields are written in this order. A reader needs the game, its
-/// parameters hash, board, winner, plies and rows; the descriptive fields (ruleset label,
-/// parameters, players, seed, moves, reason) may be missing from a line and read as empty.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GameLine {
-    /// 0-based game index.
-    pub game: u32,
-    /// Ruleset label: its id, or `id@WxH` when the board was changed.
-    #[serde(default)]
-    pub ruleset: String,
-    /// `Ruleset::params_hash` as 16 hex digits.
-    pub params_hash: String,
-    /// Board `[width, height]`.
-    pub board: [u8; 2],
-    /// Every parameter of the ruleset (the fields of its TOML file).
-    #[serde(default)]
-    pub params: serde_json::Value,
-    /// Canonical spec of the White agent.
-    #[serde(default)]
-    pub white: String,
-    /// Canonical spec of the Black agent.
-    #[serde(default)]
-    pub black: String,
-    /// The game's seed.
-    #[serde(default)]
-    pub seed: u64,
-    /// The moves in the notation of docs/rules.md §2, as `play`'s `moves` column writes them.
-    #[serde(default)]
-    pub moves: Vec<String>,
-    /// `white`, `black` or `draw`.
-    pub winner: String,
-    /// The result reason, e.g. `immobilized`.
-    #[serde(default)]
-    pub reason: String,
-    /// Plies played.
-    pub plies: u32,
-    /// First row of this game's positions in the `.npy` arrays.
-    pub first_sample: u64,
-    /// Number of rows (one per ply).
-    pub samples: u64,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,17 +72,5 @@ mod tests {
         assert_eq!(names, vec![std::ffi::OsString::from("a.txt")]);
         assert!(write_atomic(&dir.join("missing/b.txt"), b"x").is_err(), "the folder must exist");
         fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn a_game_line_reads_back_with_its_fields_in_order() {
-        let line = r#"{"game":0,"ruleset":"kowalski","params_hash":"00ff","board":[12,8],"params":{},"white":"random","black":"greedy","seed":5,"moves":["a1-a2"],"winner":"draw","reason":"ply-cap","plies":1,"first_sample":0,"samples":1}"#;
-        let g: GameLine = serde_json::from_str(line).unwrap();
-        assert_eq!(serde_json::to_string(&g).unwrap(), line);
-        let short =
-            r#"{"game":1,"params_hash":"00ff","board":[5,5],"winner":"white","plies":2,"first_sample":1,"samples":2}"#;
-        let g: GameLine = serde_json::from_str(short).unwrap();
-        assert_eq!((g.game, g.plies, g.white.as_str()), (1, 2, ""));
-        assert!(serde_json::from_str::<GameLine>(r#"{"game":1,"board":[5,5]}"#).is_err(), "the rows are needed");
     }
 }

@@ -4,7 +4,9 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use latrunculi_arena::ArenaError;
 use latrunculi_arena::game::{GAME_COLUMNS, GameRow};
+use latrunculi_arena::io::games::GamesReader;
 use serde::Serialize;
 
 use crate::error::ServeError;
@@ -206,32 +208,47 @@ pub struct CsvPage {
     pub offset: usize,
 }
 
-fn reader(text: &[u8]) -> csv::Reader<&[u8]> {
-    csv::ReaderBuilder::new().has_headers(true).from_reader(text)
-}
-
-fn check_header(source: &str, r: &mut csv::Reader<&[u8]>) -> Result<(), ServeError> {
+/// A reader of a games CSV's text whose header is checked.
+fn reader<'a>(source: &str, text: &'a [u8]) -> Result<GamesReader<&'a [u8]>, ServeError> {
     let bad = |message: String| ServeError::BadFile { source_name: source.to_string(), message };
-    let h = r.headers().map_err(|e| bad(format!("cannot read the header: {e}")))?;
-    let got: Vec<&str> = h.iter().collect();
-    if got != GAME_COLUMNS {
+    let r = GamesReader::from_bytes(Path::new(source), text).map_err(|e| match e {
+        ArenaError::Content { message, .. } => bad(format!("cannot read the header: {message}")),
+        e => bad(e.to_string()),
+    })?;
+    if !r.has_all_columns_in_order() {
         return Err(bad(format!("not a games CSV: the header must be {}", header())));
     }
-    Ok(())
+    Ok(r)
+}
+
+/// The games of a CSV's text (row index and row), each row read when asked for; a row
+/// that cannot be read is an error naming its row and line.
+fn rows<'a>(
+    source: &str,
+    text: &'a [u8],
+) -> Result<impl Iterator<Item = Result<(usize, GameRow), ServeError>> + use<'a>, ServeError> {
+    let source = source.to_string();
+    let rows = reader(&source, text)?
+        .rows()
+        .map_err(|e| ServeError::BadFile { source_name: source.clone(), message: e.to_string() })?;
+    Ok(rows.enumerate().map(move |(i, row)| {
+        row.map(|l| (i, l.value)).map_err(|e| {
+            let message = match e {
+                ArenaError::Content { line: Some(line), message, .. } => format!("row {i} (line {line}): {message}"),
+                e => format!("row {i}: {e}"),
+            };
+            ServeError::BadFile { source_name: source.clone(), message }
+        })
+    }))
 }
 
 /// The games of a CSV's text, `limit` rows from `offset`; a row that cannot be read is
 /// an error naming its line.
 pub fn csv_page(source: &str, text: &[u8], offset: usize, limit: usize) -> Result<CsvPage, ServeError> {
-    let mut r = reader(text);
-    check_header(source, &mut r)?;
     let mut rows = Vec::new();
     let mut total = 0;
-    for (i, row) in r.deserialize::<GameRow>().enumerate() {
-        let row = row.map_err(|e| ServeError::BadFile {
-            source_name: source.to_string(),
-            message: format!("row {} (line {}): {e}", i, i + 2),
-        })?;
+    for row in self::rows(source, text)? {
+        let (i, row) = row?;
         total += 1;
         if i >= offset && rows.len() < limit {
             rows.push(RowSummary {
@@ -251,17 +268,15 @@ pub fn csv_page(source: &str, text: &[u8], offset: usize, limit: usize) -> Resul
 
 /// Row `index` (0-based) of a games CSV's text.
 pub fn csv_row(source: &str, text: &[u8], index: usize) -> Result<GameRow, ServeError> {
-    let mut r = reader(text);
-    check_header(source, &mut r)?;
     let mut count = 0;
-    for (i, row) in r.deserialize::<GameRow>().enumerate() {
-        if i == index {
-            return row.map_err(|e| ServeError::BadFile {
-                source_name: source.to_string(),
-                message: format!("row {i} (line {}): {e}", i + 2),
-            });
+    for row in rows(source, text)? {
+        // A bad row before `index` does not matter here; only the row asked for is read.
+        match row {
+            Ok((i, row)) if i == index => return Ok(row),
+            Err(e) if count == index => return Err(e),
+            _ => {}
         }
-        count = i + 1;
+        count += 1;
     }
     Err(ServeError::BadRequest(format!("{source} has {count} games; there is no row {index}")))
 }

@@ -16,6 +16,7 @@
 use std::path::{Path, PathBuf};
 
 use latrunculi_agents::AgentSpec;
+use latrunculi_files::FileError;
 use latrunculi_rules::Ruleset;
 
 use crate::error::{ArenaError, Result, Setting};
@@ -27,42 +28,15 @@ pub mod samples;
 mod tests;
 mod write;
 
-/// One line of `games.jsonl` (defined with its reader in `latrunculi-files`).
-pub use latrunculi_files::GameLine;
+/// The layout of the folder (file names, `games.jsonl` lines), defined with its reader in
+/// `latrunculi-files` ([`latrunculi_files::dataset`]).
+pub use latrunculi_files::dataset::{
+    ACTIONS_FILE, FORMAT_VERSION, GAMES_FILE, GAMES_NPY_FILE, GameLine, HEAVY_FILES, LEGAL_MASKS_FILE, META_FILE,
+    OBSERVATIONS_FILE, PLAYERS_FILE, PLIES_FILE, POLICY_ACTIONS_FILE, POLICY_FILE, POLICY_OFFSETS_FILE,
+    POLICY_PROBS_FILE, SEARCH_VALUES_FILE, VALUE_FILE,
+};
 pub use samples::{GameSamples, Sample, play_game_samples, sample_of};
 pub use write::{check_out_dir, write_dataset};
-
-/// The games file; its presence marks a finished dataset.
-pub const GAMES_FILE: &str = "games.jsonl";
-/// The metadata file.
-pub const META_FILE: &str = "meta.json";
-/// Observations, float32 `[S, planes, H, W]`.
-pub const OBSERVATIONS_FILE: &str = "observations.npy";
-/// Legal-action masks, bool `[S, A]`.
-pub const LEGAL_MASKS_FILE: &str = "legal_masks.npy";
-/// Policy targets, float32 `[S, A]`.
-pub const POLICY_FILE: &str = "policy_targets.npy";
-/// Value targets, float32 `[S]`.
-pub const VALUE_FILE: &str = "value_targets.npy";
-/// The action played in each position, int32 `[S]`.
-pub const ACTIONS_FILE: &str = "actions.npy";
-/// Plies before each position, int32 `[S]`.
-pub const PLIES_FILE: &str = "plies.npy";
-/// Game index of each row, int32 `[S]`.
-pub const GAMES_NPY_FILE: &str = "games.npy";
-/// Player to move, int8 `[S]` (0 White, 1 Black).
-pub const PLAYERS_FILE: &str = "players.npy";
-/// Row offsets of the sparse policy targets, int64 `[S + 1]`.
-pub const POLICY_OFFSETS_FILE: &str = "policy_offsets.npy";
-/// Actions of the sparse policy targets, int32 `[K]`.
-pub const POLICY_ACTIONS_FILE: &str = "policy_actions.npy";
-/// Probabilities of the sparse policy targets, float32 `[K]`.
-pub const POLICY_PROBS_FILE: &str = "policy_probs.npy";
-/// The mover's own value of each position, float32 `[S]` (NaN where none).
-pub const SEARCH_VALUES_FILE: &str = "search_values.npy";
-/// Version of the dataset layout, in `meta.json` (2: the sparse policy targets and the
-/// search values, written in light datasets too).
-pub const FORMAT_VERSION: u32 = 2;
 
 /// The settings of a dataset run (the options of `latrunculi dataset`).
 #[derive(Clone, Debug)]
@@ -180,18 +154,19 @@ fn finished_already(dir: &Path, plan: &DatasetPlan) -> Result<u32> {
         }
     }
     let path = dir.join(GAMES_FILE);
-    let text = std::fs::read_to_string(&path).map_err(ArenaError::io("read", &path))?;
+    let lines = latrunculi_files::dataset::read_game_lines(&path).map_err(|e| match e {
+        FileError::Io { path, source } => ArenaError::io("read", path)(source),
+        FileError::Line { path, line, message } => ArenaError::content(path, Some(line), message),
+    })?;
     let (a, b) = (plan.a.to_string(), plan.b.to_string());
     let hash = format!("{:016x}", plan.ruleset.params_hash());
     let mut n = 0u32;
-    for (k, line) in text.lines().enumerate() {
-        let g: GameLine = serde_json::from_str(line)
-            .map_err(|e| ArenaError::content(&path, Some(k + 1), format!("not a game line: {e}")))?;
+    for (line, g) in lines {
         let (white, black) = colours(a.as_str(), b.as_str(), g.game, plan.swap);
         if g.game != n || g.ruleset != plan.label || g.params_hash != hash || g.white != white || g.black != black {
             return Err(ArenaError::OtherRun {
                 path,
-                line: Some(k + 1),
+                line: Some(line),
                 message: format!(
                     "the finished dataset there is not this run's (game {} of {} by {} vs {})",
                     g.game, g.ruleset, g.white, g.black

@@ -211,8 +211,7 @@ pub fn write_dataset(dir: &Path, args: &DatasetSpec, plan: &DatasetPlan, games: 
             samples: n,
         };
         first += n;
-        lines.extend(serde_json::to_vec(&line)?);
-        lines.push(b'\n');
+        latrunculi_files::dataset::write_game_line(&mut lines, &line)?;
     }
 
     let all_rows: Vec<GameRow> = games.iter().map(|g| g.row.clone()).collect();
@@ -266,7 +265,7 @@ pub fn write_dataset(dir: &Path, args: &DatasetSpec, plan: &DatasetPlan, games: 
     if args.light {
         meta["light"] = serde_json::Value::Bool(true);
         if let Some(files) = meta["files"].as_object_mut() {
-            for f in [OBSERVATIONS_FILE, LEGAL_MASKS_FILE, POLICY_FILE] {
+            for f in HEAVY_FILES {
                 files.remove(f);
             }
         }

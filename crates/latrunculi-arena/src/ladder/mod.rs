@@ -30,7 +30,8 @@ use rayon::prelude::*;
 use crate::elo::Wdl;
 use crate::error::{ArenaError, Result, Setting};
 use crate::eval::{EVAL_COLUMNS, PairingSummary, check_new_file, summarise_games, summary_line};
-use crate::game::{GameJob, GameRow, RulesetChoice, colours, game_seed, games_header, play_game, progress_bar};
+use crate::game::{GameJob, GameRow, RulesetChoice, colours, game_seed, play_game, progress_bar};
+use crate::io::games;
 use crate::io::{Journal, write_atomic};
 
 pub mod ratings;
@@ -38,8 +39,12 @@ mod resume;
 #[cfg(test)]
 mod tests;
 
-pub use ratings::{RATING_COLUMNS, RatingRow, rate, ratings_csv, ratings_svg};
+pub use ratings::{RATING_COLUMNS, RATINGS_FILE, RATINGS_PLOT_FILE, RatingRow, rate, ratings_csv, ratings_svg};
 pub use resume::PENDING_FILE;
+
+/// The name of a ladder's pairings in its folder: one row per pairing, the columns of
+/// `eval` ([`EVAL_COLUMNS`]).
+pub const PAIRINGS_FILE: &str = "pairings.csv";
 use resume::{Finished, pending_file, read_finished, read_pending, remove_pending};
 
 /// Reads an agents file: the specs with their 1-based line numbers.
@@ -185,7 +190,7 @@ fn check_shard_folder(plan: &LadderPlan, out: &Path, starting: bool) -> Result<(
     let found = read_shard(out)?;
     match (plan.shard, found) {
         (Some(a), Some(b)) if a == b => Ok(()),
-        (Some((k, n)), None) if starting || !out.join("pairings.csv").exists() => {
+        (Some((k, n)), None) if starting || !out.join(PAIRINGS_FILE).exists() => {
             std::fs::create_dir_all(out).map_err(ArenaError::io("create", out))?;
             write_atomic(&out.join("shard.txt"), shard_text(k, n).as_bytes())
         }
@@ -282,7 +287,7 @@ pub fn run_ladder(plan: &LadderPlan, out: &Path, mode: LadderMode) -> Result<Vec
 
 /// The four output files of a ladder folder: games, pairings, ratings, plot.
 fn ladder_files(out: &Path) -> [PathBuf; 4] {
-    ["games.csv", "pairings.csv", "ratings.csv", "ratings.svg"].map(|f| out.join(f))
+    [games::FILE, PAIRINGS_FILE, RATINGS_FILE, RATINGS_PLOT_FILE].map(|f| out.join(f))
 }
 
 /// Fits the ratings of a whole ladder's pairings and writes ratings.csv and ratings.svg.
@@ -361,7 +366,7 @@ pub fn merge_ladder(plan: &LadderPlan, out: &Path, shards: &[PathBuf], force: bo
     if read_shard(out)?.is_some() {
         return Err(ArenaError::content(out, None, "is a shard's folder; merge into another folder"));
     }
-    let mut games_text = games_header().into_bytes();
+    let mut games_text = games::header().into_bytes();
     let mut pairings_text = format!("{}\n", EVAL_COLUMNS.join(","));
     let mut pairings = Vec::new();
     for p in 0..round_robin(plan.agents.len()).len() {
@@ -441,7 +446,7 @@ fn play_round_robin(
     let pending_path = pending_file(files);
     let bar = progress_bar(pairs.len() as u64 * plan.games as u64, (skip * plan.games as usize + pending.len()) as u64);
     let (mut games_text, mut pairings_text, mut pairings) = if skip == 0 {
-        (games_header().into_bytes(), format!("{}\n", EVAL_COLUMNS.join(",")), Vec::new())
+        (games::header().into_bytes(), format!("{}\n", EVAL_COLUMNS.join(",")), Vec::new())
     } else {
         (done.games_text, done.pairings_text, done.pairings)
     };
@@ -449,10 +454,7 @@ fn play_round_robin(
         bar.set_message(format!("{} vs {}", agents[i], agents[j]));
         let resumed = std::mem::take(&mut pending);
         // The pending file rewritten with the resumed games only, then appended to.
-        let mut text = games_header().into_bytes();
-        for r in &resumed {
-            text.extend(r.to_csv_line()?);
-        }
+        let text = games::to_bytes(&resumed)?;
         let journal = Journal::create(&pending_path, &text)?;
         let have: std::collections::BTreeSet<u32> = resumed.iter().map(|r| r.game).collect();
         let todo: Vec<u32> = (0..plan.games).filter(|g| !have.contains(g)).collect();

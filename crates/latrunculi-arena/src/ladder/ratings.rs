@@ -7,6 +7,12 @@ use crate::error::{ArenaError, Result};
 use crate::eval::{PairingSummary, num};
 use crate::stats::Z95;
 
+/// The name of a ladder's ratings in its folder.
+pub const RATINGS_FILE: &str = "ratings.csv";
+
+/// The name of a ladder's plot of the ratings in its folder.
+pub const RATINGS_PLOT_FILE: &str = "ratings.svg";
+
 /// The columns of ratings.csv, in order.
 pub const RATING_COLUMNS: [&str; 11] =
     ["rank", "agent", "elo", "elo_lo", "elo_hi", "std_err", "games", "wins", "draws", "losses", "score"];

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use super::{LadderPlan, read_pairings_text};
 use crate::error::{ArenaError, Result};
 use crate::eval::{EVAL_COLUMNS, PairingSummary};
-use crate::game::{GameRow, colours, game_seed, games_header};
+use crate::game::{GameRow, colours, game_seed};
+use crate::io::games::{self, GamesReader, Located, complete_lines};
 
 /// The index of `seed` in [`EVAL_COLUMNS`] (its last column).
 pub(super) const SEED_COLUMN: usize = EVAL_COLUMNS.len() - 1;
@@ -78,18 +79,18 @@ pub(super) fn read_finished(plan: &LadderPlan, files: &[PathBuf; 4]) -> Result<F
     // The games of the finished pairings: the first pairings × games rows of games.csv.
     let want = done.pairings.len() * plan.games as usize;
     let bytes = std::fs::read(games_path).map_err(ArenaError::io("read", games_path))?;
-    let mut reader = csv::Reader::from_reader(bytes.as_slice());
-    let games_header = games_header();
+    let games_header = games::header();
     if !bytes.starts_with(games_header.as_bytes()) {
         return Err(ArenaError::content(games_path, None, "the first line is not the games header; cannot resume"));
     }
+    let mut reader = GamesReader::from_bytes(games_path, &bytes)?.rows()?;
     let mut end = games_header.len();
     let mut pairing_start = end;
     for n in 0..want {
         let (a, b, _) = &done.pairings[n / plan.games as usize];
         let g = (n % plan.games as usize) as u32;
-        let row: GameRow = match reader.deserialize().next() {
-            Some(r) => r.map_err(|e| ArenaError::content(games_path, None, format!("game row {}: {e}", n + 1)))?,
+        let Located { value: row, end: row_end, .. } = match reader.next() {
+            Some(r) => r.map_err(cannot_resume)?,
             None => {
                 return Err(ArenaError::content(
                     games_path,
@@ -118,7 +119,7 @@ pub(super) fn read_finished(plan: &LadderPlan, files: &[PathBuf; 4]) -> Result<F
                 ),
             ));
         }
-        end = reader.position().byte() as usize;
+        end = row_end;
         if g + 1 == plan.games {
             done.game_ranges.push(pairing_start..end);
             pairing_start = end;
@@ -144,6 +145,16 @@ pub(super) fn remove_pending(path: &Path) -> Result<()> {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(ArenaError::io("remove", path)(e)),
+    }
+}
+
+/// A games CSV that cannot be read, as a reason not to resume.
+fn cannot_resume(e: ArenaError) -> ArenaError {
+    match e {
+        ArenaError::Content { path, line, message } => {
+            ArenaError::Content { path, line, message: format!("{message}; cannot resume") }
+        }
+        e => e,
     }
 }
 
@@ -180,7 +191,7 @@ pub(super) fn read_pending(plan: &LadderPlan, path: &Path, next: usize) -> Resul
         Err(e) => return Err(ArenaError::io("read", path)(e)),
     };
     let pairs = plan.pairs();
-    let header = games_header();
+    let header = games::header();
     if !bytes.starts_with(header.as_bytes()) {
         // (A kill while the file was first written leaves at most an empty file.)
         if header.as_bytes().starts_with(&bytes) {
@@ -188,13 +199,9 @@ pub(super) fn read_pending(plan: &LadderPlan, path: &Path, next: usize) -> Resul
         }
         return Err(ArenaError::content(path, None, "the first line is not the games header; cannot resume"));
     }
-    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
-    let mut reader = csv::Reader::from_reader(&bytes[..complete]);
     let mut rows: Vec<GameRow> = Vec::new();
-    for (k, row) in reader.deserialize::<GameRow>().enumerate() {
-        let line = k + 2;
-        let row =
-            row.map_err(|e| ArenaError::content(path, Some(line), format!("not a game row ({e}); cannot resume")))?;
+    for row in GamesReader::from_bytes(path, complete_lines(&bytes))?.rows().map_err(cannot_resume)? {
+        let Located { line, value: row, .. } = row.map_err(cannot_resume)?;
         if rows.iter().any(|r| r.game == row.game) {
             return Err(ArenaError::content(
                 path,

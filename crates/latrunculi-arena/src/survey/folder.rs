@@ -8,8 +8,8 @@ use std::path::Path;
 use super::run::cell_needed;
 use super::{Key, Survey};
 use crate::error::{ArenaError, Result, ResultExt as _};
-use crate::game::{GameRow, games_header};
-use crate::io::write_atomic;
+use crate::game::GameRow;
+use crate::io::{games, write_atomic};
 
 /// Whether a fingerprint line belongs to the stopping rule (which may change between
 /// runs on one folder) rather than to the games themselves.
@@ -40,7 +40,7 @@ pub(super) fn check_fingerprint(
     stop_rule_may_change: bool,
 ) -> Result<Option<String>> {
     let fp_path = dir.join("fingerprint.txt");
-    let games_path = dir.join("games.csv");
+    let games_path = dir.join(games::FILE);
     let current = survey.shard_fingerprint(shard);
     match std::fs::read_to_string(&fp_path) {
         Ok(old) if old == current => {}
@@ -110,7 +110,7 @@ pub(super) fn accept_stop_rule(
                 dir.display(),
                 survey.rulesets[r].0,
                 survey.pairing_label(p),
-                dir.join("games.csv").display(),
+                dir.join(games::FILE).display(),
                 last + 1
             )));
         }
@@ -139,18 +139,15 @@ pub(super) fn load_games(path: &Path, survey: &Survey) -> Result<BTreeMap<Key, G
 /// The complete lines of `games.csv` (the header alone if it is missing or empty) and the
 /// length of a truncated last line left out; checks the header. Writes nothing.
 pub(super) fn complete_lines(path: &Path) -> Result<(Vec<u8>, usize)> {
-    let header = games_header();
+    let header = games::header();
     let mut bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(e) => return Err(ArenaError::io("read", path)(e)),
     };
-    let mut truncated = 0;
-    if !bytes.ends_with(b"\n") {
-        let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        truncated = bytes.len() - keep;
-        bytes.truncate(keep);
-    }
+    let keep = games::complete_lines(&bytes).len();
+    let truncated = bytes.len() - keep;
+    bytes.truncate(keep);
     if bytes.is_empty() {
         bytes = header.clone().into_bytes();
     }
@@ -167,10 +164,8 @@ pub(super) fn complete_lines(path: &Path) -> Result<(Vec<u8>, usize)> {
 /// The rows of `bytes` (complete lines of `path`), keyed by cell and game.
 pub(super) fn parse_games(path: &Path, bytes: &[u8], survey: &Survey) -> Result<BTreeMap<Key, GameRow>> {
     let mut rows = BTreeMap::new();
-    let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(bytes);
-    for (i, rec) in reader.deserialize::<GameRow>().enumerate() {
-        let line = i + 2;
-        let row = rec.map_err(|e| ArenaError::content(path, Some(line), format!("unreadable row: {e}")))?;
+    for row in games::GamesReader::from_bytes(path, bytes)?.rows()? {
+        let games::Located { line, value: row, .. } = row?;
         let key = survey
             .key_of(&row)
             .context_with(|| format!("{} line {line}: row does not fit the experiment", path.display()))?;

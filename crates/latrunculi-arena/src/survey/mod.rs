@@ -99,7 +99,7 @@ mod tests;
 
 pub use run::{CellProgress, merge_shards, run_survey, survey_progress};
 pub(crate) use summary::csv_field;
-pub use summary::{CellSummary, summary_columns};
+pub use summary::{CellSummary, SUMMARY_FILE, summary_columns};
 
 /// Reads `K/N` with 1 ≤ K ≤ N.
 pub fn parse_shard(s: &str) -> Result<(u32, u32), String> {

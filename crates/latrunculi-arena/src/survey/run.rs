@@ -14,7 +14,8 @@ use super::folder::{
 use super::summary::{CellSummary, summary_columns};
 use super::{Key, Survey, parse_shard};
 use crate::error::{ArenaError, Result, ResultExt as _};
-use crate::game::{GameJob, GameRow, colours, game_seed, games_header, play_game, progress_bar};
+use crate::game::{GameJob, GameRow, colours, game_seed, play_game, progress_bar};
+use crate::io::games;
 use crate::io::write_atomic;
 
 /// Whether cell `c` (index in experiment order) belongs to `shard` (all do without one).
@@ -74,7 +75,7 @@ pub fn survey_progress(survey: &Survey, dir: &Path, shard: Option<(u32, u32)>) -
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => return Err(ArenaError::io("read", fp_path)(e)),
     }
-    let games_path = dir.join("games.csv");
+    let games_path = dir.join(games::FILE);
     let (bytes, _) = complete_lines(&games_path)?;
     let rows = parse_games(&games_path, &bytes, survey)?;
     let npair = survey.pairings.len();
@@ -108,7 +109,7 @@ pub fn run_survey(
 ) -> Result<Vec<CellSummary>> {
     let _claim = crate::io::lock_folder(dir)?;
     let changed = check_fingerprint(dir, survey, config_text, shard, true)?;
-    let games_path = dir.join("games.csv");
+    let games_path = dir.join(games::FILE);
     let npair = survey.pairings.len();
     let mine: Vec<(usize, usize)> =
         (0..survey.cells()).filter(|&c| in_shard(c, shard)).map(|c| (c / npair, c % npair)).collect();
@@ -183,7 +184,7 @@ pub(super) fn write_outputs(
     rows: &BTreeMap<Key, GameRow>,
     cells: &[(usize, usize)],
 ) -> Result<Vec<CellSummary>> {
-    let mut out = games_header().into_bytes();
+    let mut out = games::header().into_bytes();
     let mut summaries = Vec::new();
     let mut text = summary_columns().join(",") + "\n";
     for &(r, p) in cells {
@@ -213,8 +214,8 @@ pub(super) fn write_outputs(
         text.push('\n');
         summaries.push(s);
     }
-    write_atomic(&dir.join("games.csv"), &out)?;
-    write_atomic(&dir.join("summary.csv"), text.as_bytes())?;
+    write_atomic(&dir.join(games::FILE), &out)?;
+    write_atomic(&dir.join(super::summary::SUMMARY_FILE), text.as_bytes())?;
     Ok(summaries)
 }
 
@@ -259,7 +260,7 @@ pub fn merge_shards(survey: &Survey, config_text: &str, dir: &Path, shards: &[Pa
                 sdir.display()
             )));
         }
-        let games = load_games(&sdir.join("games.csv"), survey)?;
+        let games = load_games(&sdir.join(games::FILE), survey)?;
         for (key, row) in games {
             let c = key.0 * survey.pairings.len() + key.1;
             if !in_shard(c, Some(shard)) {

@@ -6,6 +6,9 @@ use crate::error::{ArenaError, Result};
 use crate::game::GameRow;
 use crate::stats::{Z95, median, nearest_rank, wilson};
 
+/// The name of a survey's per-cell statistics in its folder.
+pub const SUMMARY_FILE: &str = "summary.csv";
+
 /// The columns of summary.csv, in order.
 pub fn summary_columns() -> Vec<String> {
     let mut cols: Vec<String> = [

@@ -5,7 +5,7 @@ use super::run::*;
 use super::*;
 use std::path::{Path, PathBuf};
 
-use crate::game::games_header;
+use crate::io::games;
 
 fn rules_dir() -> PathBuf {
     PathBuf::from("/nonexistent")
@@ -261,10 +261,10 @@ fn a_cut_games_file_is_read_up_to_its_last_whole_line() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("games.csv");
     let (bytes, cut) = complete_lines(&path).unwrap();
-    assert_eq!((bytes, cut), (games_header().into_bytes(), 0), "a missing file reads as the header");
-    std::fs::write(&path, format!("{}kowalski,00", games_header())).unwrap();
+    assert_eq!((bytes, cut), (games::header().into_bytes(), 0), "a missing file reads as the header");
+    std::fs::write(&path, format!("{}kowalski,00", games::header())).unwrap();
     let (bytes, cut) = complete_lines(&path).unwrap();
-    assert_eq!((bytes.len(), cut), (games_header().len(), 11));
+    assert_eq!((bytes.len(), cut), (games::header().len(), 11));
     std::fs::write(&path, "ruleset,game\n").unwrap();
     assert!(complete_lines(&path).is_err(), "another header is refused");
     std::fs::remove_dir_all(&dir).unwrap();

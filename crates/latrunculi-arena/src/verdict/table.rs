@@ -40,6 +40,7 @@ use latrunculi_rules::{Color, Reason, Ruleset, RulesetError, RulesetSpec};
 
 use super::{CellCounts, DrawKind, Rate, Verdict, classify, level_verdict, verdict};
 use crate::error::{ArenaError, Result};
+use crate::io::games::{GamesReader, Located};
 use crate::io::write_atomic;
 use crate::survey::csv_field;
 
@@ -226,11 +227,11 @@ impl GameCells {
     /// Reads every game of a games CSV into its cell (see the [module
     /// documentation](self) for the checks). Returns the number of games read.
     pub fn read_games_csv(&mut self, path: &Path) -> Result<usize> {
-        let mut reader = open_csv(path)?;
-        let cols = columns(&mut reader, path, &REQUIRED_GAME_COLUMNS, "a games CSV")?;
+        let reader = GamesReader::open(path)?;
+        let cols = reader.columns(&REQUIRED_GAME_COLUMNS)?;
         let mut games = 0;
         for record in reader.records() {
-            let (record, line) = record_line(record, path)?;
+            let Located { line, value: record, .. } = record?;
             let field = |name: &str| {
                 let i = REQUIRED_GAME_COLUMNS.iter().position(|c| *c == name).map_or(0, |i| cols[i]);
                 record.get(i).unwrap_or_default().trim().to_string()

@@ -10,6 +10,9 @@ use serde::{Deserialize, Serialize, Serializer};
 
 use crate::AzError;
 
+/// The name of the training log in a run's folder.
+pub const LOG_FILE: &str = "train_log.csv";
+
 /// Columns of `train_log.csv`: the fields of [`LogRow`].
 pub const LOG_HEADER: &str = "iteration,games,samples,buffer_samples,policy_loss,value_loss,policy_entropy,mean_plies,white_rate,black_rate,draw_rate,score_random,score_mcts100,selfplay_positions_per_s,selfplay_evals_per_s,elapsed_s,steps";
 

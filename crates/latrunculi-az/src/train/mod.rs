@@ -135,7 +135,7 @@ impl Folder {
             out: out.to_path_buf(),
             state: out.join("state.toml"),
             config: out.join("config.toml"),
-            log: out.join("train_log.csv"),
+            log: out.join(log::LOG_FILE),
             checkpoints: out.join("checkpoints"),
         }
     }
@@ -260,7 +260,7 @@ impl<'a> Run<'a> {
         self.family.iter().find(|(r, _)| format!("{:016x}", r.params_hash()) == hash).ok_or_else(|| {
             let names: Vec<&str> = self.family.iter().map(|(r, _)| r.id.as_str()).collect();
             AzError::file(
-                &dir.join("games.jsonl"),
+                &dir.join(latrunculi_files::dataset::GAMES_FILE),
                 format!("its games (parameters {hash}) are of none of the rulesets trained ({})", names.join(", ")),
             )
         })
