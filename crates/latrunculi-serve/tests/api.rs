@@ -85,8 +85,11 @@ async fn rulesets_agents_and_rules_are_listed() {
     assert_eq!(s, StatusCode::OK);
     let names: Vec<&str> = v["kinds"].as_array().unwrap().iter().filter_map(|k| k["name"].as_str()).collect();
     assert!(names.contains(&"alphabeta") && names.contains(&"random"), "{names:?}");
-    #[cfg(feature = "az")]
-    assert!(names.contains(&"az"));
+    assert!(!names.contains(&"az"), "the default players have no networks: {names:?}");
+    let with_networks = app_with(Config { players: latrunculi_az::players(), ..Config::default() });
+    let (_, v) = get(&with_networks, "/api/agents").await;
+    let names: Vec<&str> = v["kinds"].as_array().unwrap().iter().filter_map(|k| k["name"].as_str()).collect();
+    assert!(names.contains(&"az"), "the kinds of the players the server is given: {names:?}");
 
     let (s, v) = get(&app, "/api/rules?ruleset=kowalski%2Bend.no_capture_limit%3D120").await;
     assert_eq!(s, StatusCode::OK, "{v}");
@@ -424,10 +427,9 @@ async fn analyses_give_a_score_and_a_line() {
     }
 }
 
-#[cfg(feature = "az")]
 #[tokio::test]
 async fn a_network_gives_a_value_and_a_policy() {
-    let app = app();
+    let app = app_with(Config { players: latrunculi_az::players(), ..Config::default() });
     let model = "experiments/az-v2-kowalski/latest.az";
     if !root().join(model).is_file() {
         return;
