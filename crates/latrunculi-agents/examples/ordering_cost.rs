@@ -18,16 +18,19 @@
 //! `cargo run --release -p latrunculi-agents --example ordering_cost -- PLIES STRIDE [RULESET...]`
 
 use latrunculi_agents::Agent;
-use latrunculi_agents::search::{SearchAgent, SearchConfig};
+use latrunculi_agents::search::SearchAgent;
+use latrunculi_agents::{AgentSpec, PlayerSpec};
 use latrunculi_rules::{Position, Ruleset};
 
 /// The switches measured, as spec options (`""` is the player as shipped).
 const SWITCHES: [&str; 7] = ["", "pvs=0", "asp=0", "killers=0", "hist=0", "lmr=0", "null=1"];
 
 fn agent(options: &str) -> SearchAgent {
-    let pairs: Vec<(&str, &str)> = options.split(',').filter_map(|p| p.split_once('=')).collect();
-    let cfg = SearchConfig::from_pairs(&pairs).unwrap_or_else(|e| panic!("{options}: {e}"));
-    SearchAgent::new(&format!("alphabeta:{options}"), cfg)
+    let spec: AgentSpec = format!("alphabeta:{options}").parse().unwrap_or_else(|e| panic!("{options}: {e}"));
+    match spec.player() {
+        PlayerSpec::Search(s) => SearchAgent::new(&spec.to_string(), s.clone()),
+        other => panic!("{options}: not the search player: {other:?}"),
+    }
 }
 
 fn main() {

@@ -21,9 +21,12 @@ fn main() {
     println!("ruleset,nodes_per_move,plies,searches,mean_depth,nodes_per_s,ms_per_move");
     for id in ids {
         let rs = Ruleset::builtin(&id).expect("ruleset");
-        let pairs: Vec<(&str, &str)> = spec.split(',').filter_map(|p| p.split_once('=')).collect();
-        let cfg = latrunculi_agents::SearchConfig::from_pairs(&pairs).unwrap_or_else(|e| panic!("{spec}: {e}"));
-        let mut a = SearchAgent::new(&format!("alphabeta:{spec}"), cfg);
+        let parsed: latrunculi_agents::AgentSpec =
+            format!("alphabeta:{spec}").parse().unwrap_or_else(|e| panic!("{spec}: {e}"));
+        let latrunculi_agents::PlayerSpec::Search(cfg) = parsed.player() else {
+            panic!("{spec}: not the search player")
+        };
+        let mut a = SearchAgent::new(&format!("alphabeta:{spec}"), cfg.clone());
         let _ = parse_agent("random");
         let mut plies = 0;
         for g in 0..games {

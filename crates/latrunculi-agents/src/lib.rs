@@ -1,8 +1,8 @@
 //! # latrunculi-agents
 //!
 //! Baseline players for every ruleset of `latrunculi-rules`, built from an agent spec
-//! ([`AgentSpec`], read and written by the [`spec`] module, which also keeps the registry
-//! of agent kinds):
+//! ([`AgentSpec`]: the text of the [`spec`] module read once into a typed [`PlayerSpec`]
+//! by the player factory [`Players`], which knows the kinds a program plays):
 //!
 //! | spec | agent |
 //! |---|---|
@@ -10,6 +10,10 @@
 //! | `greedy` | [`GreedyAgent`]: one-ply lookahead on captures, avoiding immediate losses |
 //! | `mcts:sims=N[,depth=D][,c=C]` | [`MctsAgent`]: UCT with material-scored random rollouts |
 //! | `alphabeta:depth=N[,tt=MB]` | [`AlphaBetaAgent`]: negamax with alpha-beta, iterative deepening and a transposition table |
+//!
+//! A program that plays kinds of other crates too (the `az` network player of
+//! `latrunculi-az`) adds them to its [`Players`] with [`Players::with`] and hands that
+//! factory to the code that reads specs; nothing is global.
 //!
 //! Every agent is deterministic given the seed of [`Agent::new_game`]: the same seed and
 //! the same positions give the same moves.
@@ -21,6 +25,7 @@ pub mod eval;
 pub mod game;
 pub mod greedy;
 pub mod mcts;
+pub mod players;
 pub mod random;
 pub mod search;
 pub mod spec;
@@ -29,9 +34,10 @@ pub use alphabeta::{AlphaBetaAgent, AlphaBetaConfig};
 pub use game::{PlayOutError, play_out};
 pub use greedy::GreedyAgent;
 pub use mcts::{MctsAgent, MctsConfig, uct_simulations_per_second};
+pub use players::{BASELINE_KINDS, PlayerKind, Players};
 pub use random::RandomAgent;
-pub use search::{SearchAgent, SearchConfig};
-pub use spec::{AgentKind, AgentOption, AgentSpec, valid_agents};
+pub use search::{EngineOptions, SearchAgent, SearchLimits, SearchSpec};
+pub use spec::{AgentKind, AgentOption, AgentSpec, KindSpec, PlayerSpec, RawSpec};
 
 use latrunculi_rules::{Move, Position};
 
@@ -81,14 +87,17 @@ pub fn visit_distribution(visits: impl IntoIterator<Item = (Move, u32)>) -> Opti
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum AgentError {
     /// The spec is empty.
-    #[error("empty agent spec (valid agents: {})", valid_agents())]
-    Empty,
+    #[error("empty agent spec (valid agents: {valid})")]
+    Empty {
+        /// The usage of every kind known.
+        valid: String,
+    },
     /// The agent name is not known.
     #[error("unknown agent '{name}' (valid agents: {valid})")]
     UnknownAgent {
         /// The name given.
         name: String,
-        /// The usage of every registered kind.
+        /// The usage of every kind known.
         valid: String,
     },
     /// An agent that takes no parameters was given some.
@@ -98,7 +107,7 @@ pub enum AgentError {
         agent: String,
         /// The parameter text given.
         params: String,
-        /// The usage of every registered kind.
+        /// The usage of every kind known.
         valid: String,
     },
     /// A parameter that is not `key=value`.
@@ -165,11 +174,20 @@ pub enum AgentError {
         /// The list.
         list: String,
     },
-    /// A kind registered under a name another kind has.
+    /// A kind added under a name another kind has.
     #[error("agent kind '{name}' is registered already")]
     NameTaken {
         /// The name.
         name: String,
+    },
+    /// An option refused where the spec is read (e.g. a weights file by a server that
+    /// reads no file a request names).
+    #[error("agent '{agent}': {message}")]
+    Refused {
+        /// The agent name.
+        agent: String,
+        /// What is refused, and what to use instead.
+        message: &'static str,
     },
     /// A valid spec whose agent cannot be made (e.g. its model file cannot be read or
     /// was trained for another board).
@@ -182,8 +200,8 @@ pub enum AgentError {
     },
 }
 
-/// Parses an agent spec ([`AgentSpec`]) and builds the agent, for kinds that need no
-/// ruleset to be built (every kind of this crate).
+/// Parses an agent spec of a kind of this crate ([`Players::baseline`]) and builds the
+/// agent (these kinds need no ruleset to be built).
 pub fn parse_agent(spec: &str) -> Result<Box<dyn Agent>, AgentError> {
-    spec.parse::<AgentSpec>()?.build(None)
+    Players::baseline().parse(spec)?.build(None)
 }

@@ -1,34 +1,34 @@
-//! Agent specs and the registry of agent kinds.
+//! Agent specs: the text that names a player, read once into a typed value.
 //!
 //! An agent spec names a kind and sets some of its options: `random`, `mcts:sims=200`,
-//! `alphabeta:depth=3,tt=64`. [`AgentSpec`] is the one parser of that grammar
-//! ([`FromStr`]) and the one writer of it ([`Display`](fmt::Display), the canonical form: no spaces,
-//! the options in the order given). Every spec is checked against the registry of agent
-//! kinds when it is parsed, so an [`AgentSpec`] names a known kind with valid options;
-//! [`AgentSpec::build`] then makes a fresh agent from it, once per game.
-//!
-//! The registry holds one [`AgentKind`] per kind: its name, its options with their
-//! meaning, and its builder. The kinds of this crate ([`BASELINE_KINDS`]) are always
-//! there; a crate that defines another kind (the AlphaZero player of `latrunculi-az`,
-//! which needs burn) adds it with [`register`]. Adding an agent is one [`AgentKind`]
-//! next to the agent and one entry in [`BASELINE_KINDS`] (or one [`register`] call);
-//! help texts and error messages list the kinds from the registry ([`valid_agents`]).
+//! `alphabeta:depth=3,tt=64`. [`Players::parse`](crate::Players::parse) is the one parser
+//! of that grammar: it checks the name and keys against the kinds it knows and reads the
+//! options into a [`PlayerSpec`] (a typed value per kind: [`MctsConfig`],
+//! [`AlphaBetaConfig`], the search player's [`SearchSpec`] with its limits apart from its
+//! engine options, or a kind-defined value for kinds of other crates). The result, an
+//! [`AgentSpec`], keeps that value with the options as written; [`Display`](fmt::Display)
+//! writes its canonical form (no spaces, the options in the order given), and
+//! [`AgentSpec::build`] makes a fresh agent from it for every game without reading the
+//! text again (a weights file named by `eval=PATH.toml` is read once, when the spec is
+//! parsed, and shared by every agent built from it).
 //!
 //! Grammar: `NAME[:KEY=VALUE[,KEY=VALUE]...]`. Names and keys are case-sensitive;
 //! spaces around names, keys and values are ignored; empty parts between commas are
 //! skipped. A list of specs (`--vs greedy,mcts:sims=100,depth=5,random`) is read by
-//! [`AgentSpec::parse_list`]: a part without `:` that holds `=` is an option of the spec
-//! before it.
+//! [`Players::parse_list`](crate::Players::parse_list): a part without `:` that holds `=`
+//! is an option of the spec before it.
 
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::str::FromStr;
-use std::sync::RwLock;
+use std::sync::Arc;
 
 use latrunculi_rules::Ruleset;
 
+use crate::search::SearchSpec;
 use crate::{
-    Agent, AgentError, AlphaBetaAgent, AlphaBetaConfig, GreedyAgent, MctsAgent, MctsConfig, RandomAgent, SearchAgent,
-    SearchConfig, alphabeta,
+    Agent, AgentError, AlphaBetaAgent, AlphaBetaConfig, GreedyAgent, MctsAgent, MctsConfig, Players, RandomAgent,
+    SearchAgent,
 };
 
 /// One option of an agent kind.
@@ -44,14 +44,8 @@ pub struct AgentOption {
     pub meaning: &'static str,
 }
 
-/// Builds an agent from a spec of its kind, for games of a ruleset when one is given
-/// (kinds that load a network for a board need it).
-pub type BuildAgent = fn(&AgentSpec, Option<&Ruleset>) -> Result<Box<dyn Agent>, AgentError>;
-
-/// Checks the option values of a spec of its kind (the keys are checked already).
-pub type CheckOptions = fn(&AgentSpec) -> Result<(), AgentError>;
-
-/// A kind of agent: what a spec may say and how the agent is built.
+/// What a kind of agent is and what its specs may say (for the parser, help texts and
+/// error messages).
 #[derive(Clone, Copy, Debug)]
 pub struct AgentKind {
     /// The name that starts its specs, e.g. `mcts`.
@@ -63,10 +57,6 @@ pub struct AgentKind {
     /// A usage string written by hand, for kinds whose options the generated one cannot
     /// say (`alphabeta`: `depth` or a budget); `None`: generated from the options.
     pub usage_text: Option<&'static str>,
-    /// Checks option values without building anything.
-    pub check: CheckOptions,
-    /// Builds a fresh agent.
-    pub build: BuildAgent,
 }
 
 impl AgentKind {
@@ -95,63 +85,56 @@ impl AgentKind {
     }
 }
 
-/// The kinds of this crate, in the order help texts list them.
-pub const BASELINE_KINDS: &[&AgentKind] = &[&RANDOM, &GREEDY, &MCTS, &ALPHABETA];
-
-fn registry() -> &'static RwLock<Vec<&'static AgentKind>> {
-    static KINDS: RwLock<Vec<&'static AgentKind>> = RwLock::new(Vec::new());
-    &KINDS
-}
-
-/// Every registered kind: [`BASELINE_KINDS`], then those added by [`register`] in the
-/// order they were added.
-pub fn kinds() -> Vec<&'static AgentKind> {
-    let mut all: Vec<&'static AgentKind> = BASELINE_KINDS.to_vec();
-    if let Ok(extra) = registry().read() {
-        all.extend(extra.iter().copied());
+/// The typed options of a spec of a kind defined outside this crate (made by its
+/// [`PlayerKind`](crate::PlayerKind)), which builds the kind's agents.
+pub trait KindSpec: fmt::Debug + Send + Sync {
+    /// Builds a fresh agent whose [`Agent::spec`] is `spec` (the canonical form), for
+    /// games of `ruleset` where given.
+    fn build(&self, spec: &str, ruleset: Option<&Ruleset>) -> Result<Box<dyn Agent>, AgentError>;
+    /// Simulations per move, for kinds that count them (so that a caller can bound them).
+    fn simulations(&self) -> Option<u32> {
+        None
     }
-    all
-}
-
-/// Adds a kind to the registry. Registering the same kind again does nothing; a kind
-/// whose name is taken by another kind is refused.
-pub fn register(kind: &'static AgentKind) -> Result<(), AgentError> {
-    let taken = kinds().into_iter().find(|k| k.name == kind.name);
-    match taken {
-        Some(k) if std::ptr::eq(k, kind) => Ok(()),
-        Some(_) => Err(AgentError::NameTaken { name: kind.name.to_string() }),
-        None => {
-            if let Ok(mut extra) = registry().write()
-                && !extra.iter().any(|k| k.name == kind.name)
-            {
-                extra.push(kind);
-            }
-            Ok(())
-        }
+    /// The model file the agent reads when it is built, for kinds that read one (`model`).
+    fn model(&self) -> Option<&std::path::Path> {
+        None
+    }
+    /// The same options with the model file `path` instead (e.g. a path made absolute);
+    /// `None` for kinds without a model file.
+    fn with_model(&self, path: std::path::PathBuf) -> Option<Arc<dyn KindSpec>> {
+        let _ = path;
+        None
     }
 }
 
-/// The kind named `name`, if registered.
-pub fn kind(name: &str) -> Option<&'static AgentKind> {
-    kinds().into_iter().find(|k| k.name == name)
+/// The typed value of an agent spec: one variant per kind of this crate, and
+/// [`PlayerSpec::Other`] for the kinds of other crates.
+#[derive(Clone, Debug)]
+pub enum PlayerSpec {
+    /// `random`.
+    Random,
+    /// `greedy`.
+    Greedy,
+    /// `mcts:sims=N[,depth=D][,c=C]`.
+    Mcts(MctsConfig),
+    /// `alphabeta:depth=N[,tt=MB]`: the fixed-depth player.
+    AlphaBeta(AlphaBetaConfig),
+    /// `alphabeta:nodes=N|ms=MS[,...]`: the search player, its limits apart from its
+    /// engine options.
+    Search(SearchSpec),
+    /// A kind defined by another crate (e.g. the `az` network player).
+    Other(Arc<dyn KindSpec>),
 }
 
-/// The usage of every registered kind, comma-separated (for help texts and errors):
-/// `random, greedy, mcts:sims=N[,depth=D][,c=C], alphabeta:depth=N[,tt=MB] | ...`, and more
-/// where more are registered.
-pub fn valid_agents() -> String {
-    kinds().iter().map(|k| k.usage()).collect::<Vec<_>>().join(", ")
-}
-
-/// An agent spec: a registered kind and its options, checked against the kind. Made by
-/// [`FromStr`]; written in canonical form by [`Display`](fmt::Display).
+/// A spec read by name and keys only: the kind's name and its options as written
+/// (trimmed), the keys checked against the kind. Kinds read their typed options from it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct AgentSpec {
+pub struct RawSpec {
     name: String,
     options: Vec<(&'static str, String)>,
 }
 
-impl AgentSpec {
+impl RawSpec {
     /// The kind's name, e.g. `mcts`.
     pub fn name(&self) -> &str {
         &self.name
@@ -167,17 +150,6 @@ impl AgentSpec {
         self.options.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str())
     }
 
-    /// The kind of this spec.
-    pub fn kind(&self) -> Result<&'static AgentKind, AgentError> {
-        kind(&self.name).ok_or_else(|| AgentError::UnknownAgent { name: self.name.clone(), valid: valid_agents() })
-    }
-
-    /// Builds a fresh agent (its [`Agent::spec`] is this spec's canonical form), for
-    /// games of `ruleset` where given (agents that load a network need it).
-    pub fn build(&self, ruleset: Option<&Ruleset>) -> Result<Box<dyn Agent>, AgentError> {
-        (self.kind()?.build)(self, ruleset)
-    }
-
     /// A [`AgentError::BadValue`] for option `key` of this spec.
     pub fn bad_value(&self, key: &str, expected: &'static str) -> AgentError {
         AgentError::BadValue {
@@ -189,7 +161,7 @@ impl AgentSpec {
     }
 
     /// Option `key` parsed by `parse`, which refuses values that do not parse or are out
-    /// of range (`expected` says what is valid); `None` if the option is not set.
+    /// of range (`expected` says what is valid), if set.
     pub fn value<T>(
         &self,
         key: &str,
@@ -212,53 +184,27 @@ impl AgentSpec {
         self.value(key, "a non-negative integer", |v| v.parse::<u32>().ok())
     }
 
-    /// Reads specs from lists such as `greedy,mcts:sims=100,depth=5` (one list per
-    /// argument): parts are separated by commas, and a part that has no `:` but holds
-    /// `=` is an option of the spec before it in the same list.
-    pub fn parse_list(lists: &[String]) -> Result<Vec<AgentSpec>, AgentError> {
-        let mut texts: Vec<String> = Vec::new();
-        for list in lists {
-            let mut in_list = 0;
-            for part in list.split(',').map(str::trim) {
-                if part.is_empty() {
-                    return Err(AgentError::EmptyInList { list: list.clone() });
-                }
-                if !part.contains(':') && part.contains('=') {
-                    let last = texts
-                        .last_mut()
-                        .filter(|_| in_list > 0)
-                        .ok_or_else(|| AgentError::OptionWithoutAgent { part: part.to_string(), list: list.clone() })?;
-                    last.push(',');
-                    last.push_str(part);
-                } else {
-                    texts.push(part.to_string());
-                    in_list += 1;
-                }
-            }
-        }
-        texts.iter().map(|t| t.parse()).collect()
-    }
-}
-
-impl FromStr for AgentSpec {
-    type Err = AgentError;
-
-    fn from_str(text: &str) -> Result<AgentSpec, AgentError> {
+    /// Reads `text` by name and keys against `kind_of` (which finds a kind by name; an
+    /// unknown name is [`AgentError::UnknownAgent`] listing `valid`).
+    pub(crate) fn read<'k>(
+        text: &str,
+        kind_of: impl Fn(&str) -> Option<&'k AgentKind>,
+        valid: impl Fn() -> String,
+    ) -> Result<(RawSpec, &'k AgentKind), AgentError> {
         let trimmed = text.trim();
         if trimmed.is_empty() {
-            return Err(AgentError::Empty);
+            return Err(AgentError::Empty { valid: valid() });
         }
         let (name, params) = match trimmed.split_once(':') {
             Some((n, p)) => (n.trim(), p),
             None => (trimmed, ""),
         };
-        let kind =
-            kind(name).ok_or_else(|| AgentError::UnknownAgent { name: name.to_string(), valid: valid_agents() })?;
+        let kind = kind_of(name).ok_or_else(|| AgentError::UnknownAgent { name: name.to_string(), valid: valid() })?;
         if kind.options.is_empty() && !params.trim().is_empty() {
             return Err(AgentError::NoParameters {
                 agent: name.to_string(),
                 params: params.to_string(),
-                valid: valid_agents(),
+                valid: valid(),
             });
         }
         let mut options: Vec<(&'static str, String)> = Vec::new();
@@ -282,16 +228,32 @@ impl FromStr for AgentSpec {
             }
             options.push((opt.key, v.to_string()));
         }
-        let spec = AgentSpec { name: name.to_string(), options };
-        (kind.check)(&spec)?;
-        if let Some(missing) = kind.options.iter().find(|o| o.required && spec.get(o.key).is_none()) {
-            return Err(AgentError::MissingKey { agent: name.to_string(), key: missing.key, usage: kind.usage() });
+        Ok((RawSpec { name: name.to_string(), options }, kind))
+    }
+
+    /// A [`AgentError::MissingKey`] for the first required option of `kind` not set.
+    pub(crate) fn check_required(&self, kind: &AgentKind) -> Result<(), AgentError> {
+        match kind.options.iter().find(|o| o.required && self.get(o.key).is_none()) {
+            Some(missing) => {
+                Err(AgentError::MissingKey { agent: self.name.clone(), key: missing.key, usage: kind.usage() })
+            }
+            None => Ok(()),
         }
-        Ok(spec)
+    }
+
+    /// Sets option `key` to `value`: in place where it is set, else last.
+    fn set(&mut self, key: &'static str, value: String, in_place: bool) {
+        match self.options.iter_mut().find(|(k, _)| *k == key).filter(|_| in_place) {
+            Some(o) => o.1 = value,
+            None => {
+                self.options.retain(|(k, _)| *k != key);
+                self.options.push((key, value));
+            }
+        }
     }
 }
 
-impl fmt::Display for AgentSpec {
+impl fmt::Display for RawSpec {
     /// The canonical form: `name` or `name:key=value,key=value`, options in the order
     /// given, no spaces.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -303,268 +265,116 @@ impl fmt::Display for AgentSpec {
     }
 }
 
-fn no_options(_: &AgentSpec) -> Result<(), AgentError> {
-    Ok(())
+/// An agent spec: its options as written ([`RawSpec`], for the canonical form) and their
+/// typed value ([`PlayerSpec`]). Made by [`Players::parse`](crate::Players::parse) (or
+/// [`FromStr`], for the kinds of this crate); written in canonical form by
+/// [`Display`](fmt::Display). Two specs are equal when their canonical forms are.
+#[derive(Clone, Debug)]
+pub struct AgentSpec {
+    raw: RawSpec,
+    player: PlayerSpec,
 }
 
-/// `random`: a uniformly random legal move.
-pub static RANDOM: AgentKind = AgentKind {
-    name: "random",
-    summary: "a uniformly random legal move",
-    usage_text: None,
-    options: &[],
-    check: no_options,
-    build: |spec, _| Ok(Box::new(RandomAgent::new(&spec.to_string()))),
-};
-
-/// `greedy`: one-ply lookahead on captures, avoiding immediate losses.
-pub static GREEDY: AgentKind = AgentKind {
-    name: "greedy",
-    summary: "one-ply lookahead on captures, avoiding immediate losses",
-    usage_text: None,
-    options: &[],
-    check: no_options,
-    build: |spec, _| Ok(Box::new(GreedyAgent::new(&spec.to_string()))),
-};
-
-fn mcts_config(spec: &AgentSpec) -> Result<MctsConfig, AgentError> {
-    let mut cfg = MctsConfig::default();
-    if let Some(n) = spec.positive("sims")? {
-        cfg.sims = n;
-    }
-    if let Some(d) = spec.non_negative("depth")? {
-        cfg.rollout_depth = d;
-    }
-    if let Some(c) =
-        spec.value("c", "a finite number >= 0", |v| v.parse::<f64>().ok().filter(|c| c.is_finite() && *c >= 0.0))?
-    {
-        cfg.c = c;
-    }
-    Ok(cfg)
-}
-
-/// `mcts:sims=N[,depth=D][,c=C]`: UCT with material-scored random rollouts.
-pub static MCTS: AgentKind = AgentKind {
-    name: "mcts",
-    summary: "UCT with material-scored random rollouts",
-    usage_text: None,
-    options: &[
-        AgentOption { key: "sims", value: "N", required: true, meaning: "simulations per move" },
-        AgentOption { key: "depth", value: "D", required: false, meaning: "rollout plies before scoring (default 40)" },
-        AgentOption { key: "c", value: "C", required: false, meaning: "UCT exploration constant (default 1.4)" },
-    ],
-    check: |spec| mcts_config(spec).map(|_| ()),
-    build: |spec, _| Ok(Box::new(MctsAgent::new(&spec.to_string(), mcts_config(spec)?))),
-};
-
-fn alphabeta_config(spec: &AgentSpec) -> Result<AlphaBetaConfig, AgentError> {
-    let mut cfg = AlphaBetaConfig::default();
-    if let Some(d) = spec.positive("depth")? {
-        if d > alphabeta::MAX_DEPTH {
-            return Err(spec.bad_value("depth", "an integer from 1 to 64"));
-        }
-        cfg.depth = d;
-    }
-    if let Some(mb) = spec.non_negative("tt")? {
-        if mb > 65_536 {
-            return Err(spec.bad_value("tt", "megabytes from 0 to 65536"));
-        }
-        cfg.tt_mb = mb;
-    }
-    Ok(cfg)
-}
-
-/// Whether an `alphabeta` spec has a node or time budget (then it is the search player).
-fn has_budget(spec: &AgentSpec) -> bool {
-    spec.get("nodes").is_some() || spec.get("ms").is_some()
-}
-
-/// The search player's configuration from a budgeted `alphabeta` spec.
-fn search_config(spec: &AgentSpec) -> Result<SearchConfig, AgentError> {
-    let pairs: Vec<(&str, &str)> = spec.options().iter().map(|(k, v)| (*k, v.as_str())).collect();
-    SearchConfig::from_pairs(&pairs)
-}
-
-/// Checks an `alphabeta` spec: with `nodes` or `ms` the search player's keys, without
-/// them the fixed-depth player's (`depth` required, no search-only key).
-fn alphabeta_check(spec: &AgentSpec) -> Result<(), AgentError> {
-    if has_budget(spec) {
-        return search_config(spec).map(|_| ());
-    }
-    if let Some((k, _)) = spec.options().iter().find(|(k, _)| !matches!(*k, "depth" | "tt")) {
-        return Err(AgentError::MissingKey {
-            agent: format!("alphabeta (key '{k}' belongs to the budgeted search)"),
-            key: "nodes",
-            usage: crate::search::SEARCH_USAGE.to_string(),
-        });
-    }
-    if spec.get("depth").is_none() {
-        return Err(AgentError::MissingKey {
-            agent: "alphabeta".to_string(),
-            key: "depth",
-            usage: "alphabeta:depth=N[,tt=MB] or alphabeta:nodes=N|ms=N[,...]".to_string(),
-        });
-    }
-    alphabeta_config(spec).map(|_| ())
-}
-
-fn alphabeta_build(spec: &AgentSpec, ruleset: Option<&Ruleset>) -> Result<Box<dyn Agent>, AgentError> {
-    alphabeta_check(spec)?;
-    if !has_budget(spec) {
-        return Ok(Box::new(AlphaBetaAgent::new(&spec.to_string(), alphabeta_config(spec)?)));
-    }
-    let agent = SearchAgent::new(&spec.to_string(), search_config(spec)?);
-    if let Some(rs) = ruleset {
-        agent
-            .check_ruleset(rs)
-            .map_err(|e| AgentError::Build { spec: spec.to_string(), message: format!("{spec}: {e}") })?;
-    }
-    Ok(Box::new(agent))
-}
-
-/// `alphabeta:depth=N[,tt=MB]`: negamax with alpha-beta, iterative deepening to a fixed
-/// depth and a transposition table; `alphabeta:nodes=N` or `alphabeta:ms=N`: the search
-/// player ([`crate::search`]), iterative deepening under a node or time budget.
-pub static ALPHABETA: AgentKind = AgentKind {
-    name: "alphabeta",
-    summary: "alpha-beta: to a fixed depth (depth=N), or the search player under a node or time budget (nodes=N or ms=N)",
-    usage_text: Some(
-        "alphabeta:depth=N[,tt=MB] | alphabeta:nodes=N|ms=MS[,cpu=0|1][,depth=N][,tt=MB][,qs=0|1][,pvs=0|1][,asp=0|1][,killers=0|1][,hist=0|1][,lmr=0|1][,null=0|1][,noise=K][,pursuit=K][,eval=fitted|default|material|PATH.toml][,soft=T]",
-    ),
-    options: &[
-        AgentOption {
-            key: "depth",
-            value: "N",
-            required: false,
-            meaning: "search depth in plies (1 to 64); without nodes or ms the fixed-depth player, which needs it; with them a depth cap (default 64)",
-        },
-        AgentOption {
-            key: "tt",
-            value: "MB",
-            required: false,
-            meaning: "transposition table in megabytes (0 to 65536, default 16)",
-        },
-        AgentOption { key: "nodes", value: "N", required: false, meaning: "node budget per move: the search player" },
-        AgentOption {
-            key: "ms",
-            value: "MS",
-            required: false,
-            meaning: "time budget per move in milliseconds: the search player",
-        },
-        AgentOption {
-            key: "cpu",
-            value: "0|1",
-            required: false,
-            meaning: "1: ms counts this thread's CPU time, not wall-clock time, so that other work on the machine does not shorten the search (default 0; needs ms)",
-        },
-        AgentOption { key: "qs", value: "0|1", required: false, meaning: "quiescence search (default 1)" },
-        AgentOption { key: "pvs", value: "0|1", required: false, meaning: "principal-variation search (default 1)" },
-        AgentOption { key: "asp", value: "0|1", required: false, meaning: "aspiration windows (default 1)" },
-        AgentOption { key: "killers", value: "0|1", required: false, meaning: "killer moves (default 1)" },
-        AgentOption { key: "hist", value: "0|1", required: false, meaning: "history heuristic (default 1)" },
-        AgentOption { key: "lmr", value: "0|1", required: false, meaning: "late-move reductions (default 1)" },
-        AgentOption { key: "null", value: "0|1", required: false, meaning: "null-move pruning (default 0)" },
-        AgentOption {
-            key: "noise",
-            value: "K",
-            required: false,
-            meaning: "seed-keyed evaluation noise in thousandths of a logit (default 3)",
-        },
-        AgentOption {
-            key: "pursuit",
-            value: "K",
-            required: false,
-            meaning: "where one side has twice the other's pieces, thousandths of a logit for it per square its soldiers close in on the enemy pieces since the root, without a capture on the way (default 0: off)",
-        },
-        AgentOption {
-            key: "eval",
-            value: "W",
-            required: false,
-            meaning: "evaluation weights: fitted (default), default, material or a weights file PATH.toml",
-        },
-        AgentOption {
-            key: "soft",
-            value: "T",
-            required: false,
-            meaning: "score every root move after the search and give the softmax of the scores at temperature T (thousandths of a logit) as the move's policy, e.g. for dataset targets (default: none)",
-        },
-    ],
-    check: alphabeta_check,
-    build: alphabeta_build,
-};
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn spec(text: &str) -> AgentSpec {
-        text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
+impl AgentSpec {
+    /// A spec of options `raw` and typed value `player` (which the kind read from `raw`).
+    pub(crate) fn new(raw: RawSpec, player: PlayerSpec) -> AgentSpec {
+        AgentSpec { raw, player }
     }
 
-    #[test]
-    fn usage_strings_come_from_the_options() {
-        assert_eq!(MCTS.usage(), "mcts:sims=N[,depth=D][,c=C]");
-        assert!(
-            ALPHABETA.usage().starts_with("alphabeta:depth=N[,tt=MB] | alphabeta:nodes=N|ms=MS"),
-            "{}",
-            ALPHABETA.usage()
-        );
-        assert_eq!(RANDOM.usage(), "random");
-        assert!(
-            valid_agents().starts_with(
-                "random, greedy, mcts:sims=N[,depth=D][,c=C], alphabeta:depth=N[,tt=MB] | alphabeta:nodes=N"
-            )
-        );
+    /// The kind's name, e.g. `mcts`.
+    pub fn name(&self) -> &str {
+        self.raw.name()
     }
 
-    #[test]
-    fn the_canonical_form_drops_spaces_and_keeps_the_order() {
-        assert_eq!(spec(" mcts : depth = 3 , sims = 5 ,").to_string(), "mcts:depth=3,sims=5");
-        assert_eq!(spec("random:").to_string(), "random");
-        for text in ["random", "greedy", "mcts:sims=200", "mcts:sims=10,depth=5,c=0.7", "alphabeta:depth=2,tt=1"] {
-            let s = spec(text);
-            assert_eq!(s.to_string(), text);
-            assert_eq!(spec(&s.to_string()), s, "the canonical form reads back as the same spec");
+    /// The options as given: (key, value), in order.
+    pub fn options(&self) -> &[(&'static str, String)] {
+        self.raw.options()
+    }
+
+    /// The value of option `key`, if set.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.raw.get(key)
+    }
+
+    /// The typed value.
+    pub fn player(&self) -> &PlayerSpec {
+        &self.player
+    }
+
+    /// Builds a fresh agent (its [`Agent::spec`] is this spec's canonical form), for
+    /// games of `ruleset` where given (the search player checks a weights file's ruleset
+    /// against it; agents that load a network need it).
+    pub fn build(&self, ruleset: Option<&Ruleset>) -> Result<Box<dyn Agent>, AgentError> {
+        let text = self.to_string();
+        Ok(match &self.player {
+            PlayerSpec::Random => Box::new(RandomAgent::new(&text)),
+            PlayerSpec::Greedy => Box::new(GreedyAgent::new(&text)),
+            PlayerSpec::Mcts(cfg) => Box::new(MctsAgent::new(&text, *cfg)),
+            PlayerSpec::AlphaBeta(cfg) => Box::new(AlphaBetaAgent::new(&text, *cfg)),
+            PlayerSpec::Search(s) => {
+                let agent = SearchAgent::new(&text, s.clone());
+                if let Some(rs) = ruleset {
+                    agent
+                        .check_ruleset(rs)
+                        .map_err(|e| AgentError::Build { spec: text.clone(), message: format!("{text}: {e}") })?;
+                }
+                Box::new(agent)
+            }
+            PlayerSpec::Other(o) => o.build(&text, ruleset)?,
+        })
+    }
+
+    /// Caps the search player's time budget at `max_ms` milliseconds per move (setting
+    /// it where only a node budget is given); the option `ms` is written last. No change
+    /// for other kinds.
+    pub fn cap_ms(&mut self, max_ms: u64) {
+        if let PlayerSpec::Search(s) = &mut self.player {
+            let ms = s.limits.ms.unwrap_or(u64::MAX).min(max_ms);
+            s.limits.ms = Some(ms);
+            self.raw.set("ms", ms.to_string(), false);
         }
     }
 
-    #[test]
-    fn options_are_checked_when_parsed() {
-        assert!(matches!("mcts:sims=0".parse::<AgentSpec>(), Err(AgentError::BadValue { .. })));
-        assert!(matches!("alphabeta:depth=65".parse::<AgentSpec>(), Err(AgentError::BadValue { .. })));
-        assert!(matches!("alphabeta:tt=1".parse::<AgentSpec>(), Err(AgentError::MissingKey { key: "depth", .. })));
-        assert!(matches!("nope".parse::<AgentSpec>(), Err(AgentError::UnknownAgent { .. })));
-        assert_eq!(spec("mcts:sims=5,c=0.5").get("c"), Some("0.5"));
+    /// The same spec with the model file `path` (kinds that read one, see
+    /// [`KindSpec::model`]); the option `model` keeps its place. No change for others.
+    pub fn set_model(&mut self, path: std::path::PathBuf) {
+        if let PlayerSpec::Other(o) = &self.player
+            && let Some(new) = o.with_model(path.clone())
+        {
+            self.player = PlayerSpec::Other(new);
+            self.raw.set("model", path.display().to_string(), true);
+        }
     }
+}
 
-    #[test]
-    fn lists_join_options_to_the_spec_before_them() {
-        let v = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        let specs = AgentSpec::parse_list(&v(&["greedy,mcts:sims=1000,depth=20,alphabeta:depth=2", "random"])).unwrap();
-        let texts: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
-        assert_eq!(texts, v(&["greedy", "mcts:sims=1000,depth=20", "alphabeta:depth=2", "random"]));
-        assert!(matches!(AgentSpec::parse_list(&v(&["sims=3,greedy"])), Err(AgentError::OptionWithoutAgent { .. })));
-        assert!(matches!(AgentSpec::parse_list(&v(&["greedy,,random"])), Err(AgentError::EmptyInList { .. })));
-        assert!(AgentSpec::parse_list(&v(&["mcts:sims=3", "depth=2"])).is_err(), "options do not cross lists");
+impl PartialEq for AgentSpec {
+    fn eq(&self, other: &AgentSpec) -> bool {
+        self.raw == other.raw
     }
+}
 
-    #[test]
-    fn a_taken_name_cannot_be_registered() {
-        static OTHER: AgentKind = AgentKind {
-            name: "random",
-            summary: "another kind of the same name",
-            usage_text: None,
-            options: &[],
-            check: no_options,
-            build: |_, _| Err(AgentError::Empty),
-        };
-        assert!(register(&RANDOM).is_ok(), "the same kind again is no change");
-        assert!(matches!(register(&OTHER), Err(AgentError::NameTaken { .. })));
+impl Eq for AgentSpec {}
+
+impl Hash for AgentSpec {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.raw.hash(state);
     }
+}
 
-    #[test]
-    fn a_built_agent_reports_the_canonical_spec() {
-        let s = spec("alphabeta: depth=1 ");
-        assert_eq!(s.build(None).unwrap().spec(), "alphabeta:depth=1");
+impl FromStr for AgentSpec {
+    type Err = AgentError;
+
+    /// Parses a spec of a kind of this crate ([`Players::baseline`]); a program that
+    /// plays other kinds too parses with its own [`Players`].
+    fn from_str(text: &str) -> Result<AgentSpec, AgentError> {
+        Players::baseline().parse(text)
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    /// The canonical form: `name` or `name:key=value,key=value`, options in the order
+    /// given, no spaces.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.raw.fmt(f)
     }
 }

@@ -108,7 +108,7 @@ fn rejects_bad_specs_with_clear_errors() {
     assert!(matches!(err("mcts:sims"), AgentError::Malformed { .. }));
     assert!(matches!(err("mcts:sims=1,sims=2"), AgentError::DuplicateKey { .. }));
     assert!(matches!(err("mcts:sims=5,c=-1"), AgentError::BadValue { .. }));
-    assert!(matches!(err(""), AgentError::Empty));
+    assert!(matches!(err(""), AgentError::Empty { .. }));
 }
 
 /// Plays a game between two agents; returns the moves.

@@ -108,8 +108,10 @@ pub enum ArenaError {
         #[source]
         source: AgentError,
     },
-    /// An `az` spec in a build without networks.
-    #[error("agent spec '{spec}': this build plays no networks (latrunculi-arena was built without its `az` feature)")]
+    /// An `az` spec where the player factory has no `az` kind.
+    #[error(
+        "agent spec '{spec}': these players have no networks (the az kind is added where the program is put together: the latrunculi command and the Python package have it)"
+    )]
     NoNetworks {
         /// The spec.
         spec: String,

@@ -11,7 +11,7 @@
 
 use std::path::Path;
 
-use latrunculi_agents::AgentSpec;
+use latrunculi_agents::{AgentSpec, Players};
 use latrunculi_rules::Ruleset;
 use rayon::prelude::*;
 
@@ -312,10 +312,11 @@ pub struct EvalPlan {
 impl EvalPlan {
     /// Checks the settings of `latrunculi eval`: the ruleset loads, at least one game, a
     /// positive ply cap, a sequential test `ELO0,ELO1` ([`parse_sprt`]) that makes sense,
-    /// and agent and opponent specs (opponent lists as [`AgentSpec::parse_list`] reads them) that
-    /// build agents for the ruleset.
+    /// and agent and opponent specs (read by `players`; opponent lists as
+    /// [`Players::parse_list`] reads them) that build agents for the ruleset.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
+        players: &Players,
         ruleset: &RulesetChoice,
         agent: &str,
         vs: &[String],
@@ -335,8 +336,8 @@ impl EvalPlan {
             return Err(ArenaError::AtLeastOne { setting: Setting::PlyCap });
         }
         let sprt = sprt.map(|t| parse_sprt(t, alpha, beta)).transpose()?;
-        let agent = crate::agents::spec_for(agent, &rs)?;
-        let opponents = crate::agents::parse_list(vs)?;
+        let agent = crate::agents::spec_for(players, agent, &rs)?;
+        let opponents = crate::agents::parse_list(players, vs)?;
         for o in &opponents {
             crate::agents::check_plays(o, &rs)?;
         }
@@ -583,7 +584,7 @@ mod tests {
             rules_dir: std::path::PathBuf::from("/nonexistent"),
         };
         let vs = vec!["random,alphabeta:depth=1".to_string()];
-        let plan = EvalPlan::new(&choice, "greedy", &vs, 4, 3, 200, None, 0.05, 0.05).unwrap();
+        let plan = EvalPlan::new(&Players::baseline(), &choice, "greedy", &vs, 4, 3, 200, None, 0.05, 0.05).unwrap();
         assert_eq!(plan.opponents.iter().map(|o| o.to_string()).collect::<Vec<_>>(), ["random", "alphabeta:depth=1"]);
         let (out, games) = (dir.join("whole.csv"), dir.join("whole-games.csv"));
         let resumed = plan.start(&out, Some(&games), false, false).unwrap();
@@ -603,7 +604,7 @@ mod tests {
 
         // Games of another run are refused, naming the line; so is resuming without a
         // games file and a fresh run over existing files.
-        let other = EvalPlan::new(&choice, "greedy", &vs, 4, 4, 200, None, 0.05, 0.05).unwrap();
+        let other = EvalPlan::new(&Players::baseline(), &choice, "greedy", &vs, 4, 4, 200, None, 0.05, 0.05).unwrap();
         let e = other.start(&cut_out, Some(&cut_games), false, true).unwrap_err().to_string();
         assert!(e.contains("line 2") && e.contains("cannot resume"), "{e}");
         assert!(matches!(plan.start(&cut_out, None, false, true), Err(ArenaError::ResumeNeedsGamesFile)));

@@ -5,8 +5,9 @@
 //! arguments, calls this crate and prints; everything that plays, measures or writes
 //! result files is here:
 //!
-//! - [`agents`]: agent specs read once against the registry of agent kinds (the `az`
-//!   kind with the `az` feature, on by default; without it the crate compiles no burn);
+//! - [`agents`]: agent specs read once by the player factory the caller hands in
+//!   (`latrunculi_agents::Players`; the `az` kind is added by the programs that have
+//!   networks, so this crate compiles no burn);
 //! - [`error`]: the crate's errors, which name files and values, never flags;
 //! - [`game`]: one game between two agents built from their specs
 //!   ([`game::play_game`], [`game::play_game_observed`]), its CSV row, the seeds and

@@ -229,7 +229,12 @@ mod tests {
             rules_dir: PathBuf::from("/nonexistent"),
         };
         let text = experiment(&args).unwrap();
-        let survey = crate::survey::Survey::from_toml_str(&text, Path::new("/nonexistent")).unwrap();
+        let survey = crate::survey::Survey::from_toml_str(
+            &text,
+            Path::new("/nonexistent"),
+            &latrunculi_agents::Players::baseline(),
+        )
+        .unwrap();
         let labels: Vec<&str> = survey.rulesets.iter().map(|(l, _)| l.as_str()).collect();
         // kowalski's file marks self_immobilization and no_capture_limit [assumed].
         for want in [

@@ -1,13 +1,15 @@
 //! The AlphaZero player, `az:model=PATH[,sims=N][,c=C][,leaves=L][,su=S][,fpu=R][,gumbel=M][,wincheck=0|1]`,
-//! and its agent kind ([`AZ`]), which [`register_agent`] adds to the registry of
-//! `latrunculi-agents` so that every [`AgentSpec`] may name it.
+//! and its agent kind ([`AzKind`], described by [`AZ`]), which a program adds to its
+//! player factory ([`players`], or `Players::with`) so that its specs may name it. The
+//! networks loaded are kept by the kind added (one load per file and version, shared by
+//! every game of the factory), not in a global cache.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use burn::module::Module;
-use latrunculi_agents::{Agent, AgentError, AgentKind, AgentOption, AgentSpec};
+use latrunculi_agents::{Agent, AgentError, AgentKind, AgentOption, KindSpec, PlayerKind, Players, RawSpec};
 use latrunculi_rules::{Move, Position, Ruleset};
 
 use crate::AzError;
@@ -72,16 +74,6 @@ pub static AZ: AgentKind = AgentKind {
             meaning: "1: play a ruleset other than the model's (same board); default 0 refuses it",
         },
     ],
-    check: |spec| AzOptions::read(spec).map(|_| ()),
-    build: |spec, ruleset| {
-        let ruleset = ruleset.ok_or_else(|| AgentError::Build {
-            spec: spec.to_string(),
-            message: "an az agent is built for the ruleset of its games".to_string(),
-        })?;
-        let agent = AzAgent::from_spec(spec, ruleset)
-            .map_err(|e| AgentError::Build { spec: spec.to_string(), message: full_message(&e) })?;
-        Ok(Box::new(agent))
-    },
 };
 
 /// The message of an error and of every error under it, joined by `: `.
@@ -96,13 +88,125 @@ fn full_message(e: &dyn std::error::Error) -> String {
     out
 }
 
-/// Adds the [`AZ`] kind to the registry of agent kinds (once; later calls do nothing).
-pub fn register_agent() {
-    // `az` is no name of `latrunculi-agents`, so registering cannot be refused.
-    let _ = latrunculi_agents::spec::register(&AZ);
+/// A loaded model's identity: its path, size and modification time (a file rewritten
+/// since, such as a training run's `latest.az`, is loaded again).
+type ModelKey = (PathBuf, u64, Option<std::time::SystemTime>);
+
+/// Networks loaded by path, so that many games share one load. Owned by the [`AzKind`]
+/// that made the specs (and so by whoever runs the games); dropped with it.
+#[derive(Default)]
+pub struct ModelCache {
+    loaded: Mutex<HashMap<ModelKey, (CheckpointMeta, Network)>>,
+}
+
+impl std::fmt::Debug for ModelCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.loaded.lock().map(|m| m.len()).unwrap_or(0);
+        f.debug_struct("ModelCache").field("models", &n).finish()
+    }
+}
+
+impl ModelCache {
+    /// The networks held.
+    pub fn len(&self) -> usize {
+        self.loaded.lock().map(|m| m.len()).unwrap_or(0)
+    }
+
+    /// Whether no network is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The model of `path`, loaded once per file and version.
+    pub fn load(&self, path: &Path) -> Result<(CheckpointMeta, Network), AzError> {
+        crate::device::selected()?;
+        let file = std::fs::metadata(path)
+            .map_err(|source| crate::CheckpointError::Io { path: path.to_path_buf(), source })?;
+        let key = (path.canonicalize().unwrap_or_else(|_| path.to_path_buf()), file.len(), file.modified().ok());
+        if let Ok(cache) = self.loaded.lock()
+            && let Some(hit) = cache.get(&key)
+        {
+            return Ok(hit.clone());
+        }
+        let (meta, net) = checkpoint::load(path, &crate::device::inference())?;
+        let net = net.valid();
+        if let Ok(mut cache) = self.loaded.lock() {
+            cache.insert(key, (meta.clone(), net.clone()));
+        }
+        Ok((meta, net))
+    }
+}
+
+/// The `az` kind as a player factory adds it: it reads `az` specs and keeps the networks
+/// their agents load ([`ModelCache`]).
+#[derive(Debug, Default)]
+pub struct AzKind {
+    cache: Arc<ModelCache>,
+}
+
+impl AzKind {
+    /// The kind, with an empty cache of networks.
+    pub fn new() -> AzKind {
+        AzKind::default()
+    }
+
+    /// The networks this kind's agents have loaded.
+    pub fn cache(&self) -> &Arc<ModelCache> {
+        &self.cache
+    }
+}
+
+impl PlayerKind for AzKind {
+    fn kind(&self) -> &AgentKind {
+        &AZ
+    }
+
+    fn parse(&self, raw: &RawSpec) -> Result<Arc<dyn KindSpec>, AgentError> {
+        Ok(Arc::new(AzSpec { options: AzOptions::read(raw)?, cache: Arc::clone(&self.cache) }))
+    }
+}
+
+/// The player factory of a program with networks: the kinds of `latrunculi-agents` and
+/// `az` (with a cache of its own).
+pub fn players() -> Players {
+    Players::baseline().with(Arc::new(AzKind::new())).expect("'az' is no name of latrunculi-agents")
+}
+
+/// The typed value of an `az` spec: its options and the cache its agents load models by.
+#[derive(Clone, Debug)]
+pub struct AzSpec {
+    options: AzOptions,
+    cache: Arc<ModelCache>,
+}
+
+impl KindSpec for AzSpec {
+    fn build(&self, spec: &str, ruleset: Option<&Ruleset>) -> Result<Box<dyn Agent>, AgentError> {
+        let ruleset = ruleset.ok_or_else(|| AgentError::Build {
+            spec: spec.to_string(),
+            message: "an az agent is built for the ruleset of its games".to_string(),
+        })?;
+        let agent = AzAgent::from_options(spec, &self.options, &self.cache, ruleset)
+            .map_err(|e| AgentError::Build { spec: spec.to_string(), message: full_message(&e) })?;
+        Ok(Box::new(agent))
+    }
+
+    fn simulations(&self) -> Option<u32> {
+        Some(self.options.cfg.sims)
+    }
+
+    fn model(&self) -> Option<&Path> {
+        Some(&self.options.model)
+    }
+
+    fn with_model(&self, path: PathBuf) -> Option<Arc<dyn KindSpec>> {
+        let mut new = self.clone();
+        new.options.model = path;
+        Some(Arc::new(new))
+    }
 }
 
 /// The options of an `az` spec, read and range-checked.
+#[derive(Clone, Debug)]
 struct AzOptions {
     model: PathBuf,
     cfg: SearchConfig,
@@ -114,7 +218,7 @@ struct AzOptions {
 }
 
 impl AzOptions {
-    fn read(spec: &AgentSpec) -> Result<AzOptions, AgentError> {
+    fn read(spec: &RawSpec) -> Result<AzOptions, AgentError> {
         let number = |k: &str, lo: f32, hi: f32, expected: &'static str| {
             spec.value(k, expected, |v| v.parse().ok().filter(|x: &f32| x.is_finite() && (lo..=hi).contains(x)))
         };
@@ -152,34 +256,6 @@ fn on_off(v: &str) -> Option<bool> {
         "1" => Some(true),
         _ => None,
     }
-}
-
-/// A loaded model's identity: its path, size and modification time (a file rewritten
-/// since, such as a training run's `latest.az`, is loaded again).
-type ModelKey = (PathBuf, u64, Option<std::time::SystemTime>);
-
-/// Networks loaded by path, so that many games share one load.
-fn model_cache() -> &'static Mutex<HashMap<ModelKey, (CheckpointMeta, Network)>> {
-    static CACHE: OnceLock<Mutex<HashMap<ModelKey, (CheckpointMeta, Network)>>> = OnceLock::new();
-    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
-}
-
-fn load_cached(path: &Path) -> Result<(CheckpointMeta, Network), AzError> {
-    crate::device::selected()?;
-    let file =
-        std::fs::metadata(path).map_err(|source| crate::CheckpointError::Io { path: path.to_path_buf(), source })?;
-    let key = (path.canonicalize().unwrap_or_else(|_| path.to_path_buf()), file.len(), file.modified().ok());
-    if let Ok(cache) = model_cache().lock()
-        && let Some(hit) = cache.get(&key)
-    {
-        return Ok(hit.clone());
-    }
-    let (meta, net) = checkpoint::load(path, &crate::device::inference())?;
-    let net = net.valid();
-    if let Ok(mut cache) = model_cache().lock() {
-        cache.insert(key, (meta.clone(), net.clone()));
-    }
-    Ok((meta, net))
 }
 
 /// Checks that a network made for `meta`'s board can play `ruleset`'s games.
@@ -271,12 +347,18 @@ impl AzAgent {
         }
     }
 
-    /// The agent of an `az` spec for games of `ruleset`: loads the model (once per file
-    /// and version, shared by every agent) and checks that it plays `ruleset`'s board.
-    pub fn from_spec(spec: &AgentSpec, ruleset: &Ruleset) -> Result<AzAgent, AzError> {
-        let AzOptions { model, mut cfg, su, fpu, gumbel, wincheck, anyrules } = AzOptions::read(spec)?;
+    /// The agent of an `az` spec (`spec`, its canonical form) for games of `ruleset`:
+    /// loads the model through `cache` (once per file and version, shared by every agent
+    /// of the cache) and checks that it plays `ruleset`'s board.
+    fn from_options(
+        spec: &str,
+        options: &AzOptions,
+        cache: &ModelCache,
+        ruleset: &Ruleset,
+    ) -> Result<AzAgent, AzError> {
+        let AzOptions { model, mut cfg, su, fpu, gumbel, wincheck, anyrules } = options.clone();
         let path = model.as_path();
-        let (meta, net) = load_cached(path)?;
+        let (meta, net) = cache.load(path)?;
         check_board(&meta, ruleset, &format!("model {}", path.display()))?;
         if !anyrules {
             check_rules(&meta, ruleset, &format!("model {}", path.display()))?;
@@ -294,7 +376,7 @@ impl AzAgent {
         cfg.win_check = wincheck.unwrap_or(meta.search.win_check);
         let m = gumbel.unwrap_or(meta.search.gumbel_considered);
         cfg.gumbel = (m > 0).then(|| crate::gumbel::GumbelConfig { considered: m, ..Default::default() });
-        Ok(AzAgent::new(&spec.to_string(), net, &meta.network_config(), ruleset, cfg))
+        Ok(AzAgent::new(spec, net, &meta.network_config(), ruleset, cfg))
     }
 
     /// Network evaluations made so far.
@@ -428,14 +510,16 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("temp dir");
         let path = dir.join("k.az");
         checkpoint::save(&path, &net, &meta).expect("save");
-        register_agent();
-        let spec = |extra: &str| format!("az:model={},sims=2{extra}", path.display()).parse::<AgentSpec>();
+        let kind = AzKind::new();
+        let players = Players::baseline().with(Arc::new(AzKind { cache: Arc::clone(kind.cache()) })).expect("az");
+        let spec = |extra: &str| players.parse(&format!("az:model={},sims=2{extra}", path.display()));
         assert!(spec(",anyrules=2").is_err(), "a bad value");
         let spec = |extra: &str| spec(extra).expect("a spec");
-        assert!(AzAgent::from_spec(&spec(""), &kowalski).is_ok());
-        let refused = AzAgent::from_spec(&spec(""), &parcae).err().expect("refused").to_string();
+        assert!(spec("").build(Some(&kowalski)).is_ok());
+        let refused = spec("").build(Some(&parcae)).err().expect("refused").to_string();
         assert!(refused.contains("anyrules=1"), "{refused}");
-        assert!(AzAgent::from_spec(&spec(",anyrules=1"), &parcae).is_ok(), "played when asked");
+        assert!(spec(",anyrules=1").build(Some(&parcae)).is_ok(), "played when asked");
+        assert_eq!(kind.cache().len(), 1, "one network loaded for every agent of the factory");
         std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -7,8 +7,9 @@
 //! - [`frame`]: the network's side-relative action frame and the left–right mirror;
 //! - [`search`]: PUCT search, gathered across many games into one batched evaluation;
 //! - [`gumbel`]: Gumbel root search with sequential halving and the improved policy;
-//! - [`agent`]: the `az:model=PATH,sims=N` player and its agent kind, added to the
-//!   registry of `latrunculi-agents` by [`register_agent`];
+//! - [`agent`]: the `az:model=PATH,sims=N` player and its agent kind ([`AzKind`]),
+//!   which a program adds to its player factory (`latrunculi_agents::Players`; [`players`]
+//!   makes one with it);
 //! - [`selfplay`]: many games played together by search, yielding training samples;
 //! - [`config`] and [`train`]: the training loop behind `latrunculi train`;
 //! - [`warmstart`]: training samples replayed from datasets of other players' games;
@@ -34,7 +35,7 @@ pub mod selfplay;
 pub mod train;
 pub mod warmstart;
 
-pub use agent::{AzAgent, register_agent};
+pub use agent::{AzAgent, AzKind, players};
 pub use checkpoint::{CheckpointError, CheckpointMeta};
 pub use config::TrainConfig;
 pub use model::{Network, NetworkConfig};

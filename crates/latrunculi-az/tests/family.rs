@@ -5,7 +5,6 @@
 use std::fs;
 use std::path::PathBuf;
 
-use latrunculi_agents::AgentSpec;
 use latrunculi_az::train::{RunOptions, run};
 use latrunculi_az::{BoardTables, Evaluator, TrainConfig};
 use latrunculi_rules::{Color, FastRng, Position, Ruleset};
@@ -163,10 +162,10 @@ batch_size = 8
     let meta = latrunculi_az::checkpoint::read_meta(&model).unwrap();
     assert_eq!(meta.family.len(), 4);
     assert!(!meta.rule_features.is_empty());
-    latrunculi_az::register_agent();
+    let players = latrunculi_az::players();
     let spec = format!("az:model={},sims=4", model.display());
     for r in &members {
-        let mut agent = spec.parse::<AgentSpec>().unwrap().build(Some(r)).unwrap_or_else(|e| panic!("{}: {e}", r.id));
+        let mut agent = players.parse(&spec).unwrap().build(Some(r)).unwrap_or_else(|e| panic!("{}: {e}", r.id));
         agent.new_game(1);
         let mut pos = Position::new(r);
         for _ in 0..4 {
@@ -181,7 +180,7 @@ batch_size = 8
     }
     // Rules outside the family, on the same board: refused, naming the family.
     let other = Ruleset::builtin("kowalski").unwrap().with_board(10, 8).unwrap();
-    let e = spec.parse::<AgentSpec>().unwrap().build(Some(&other)).err().expect("refused").to_string();
+    let e = players.parse(&spec).unwrap().build(Some(&other)).err().expect("refused").to_string();
     assert!(e.contains("family") && e.contains("classical") && e.contains("anyrules=1"), "{e}");
 
     // A dataset of rules outside the family is an error naming it.

@@ -330,8 +330,5 @@ fn a_network_with_tactical_planes_reads_them_saves_and_plays() {
 
 /// The agent of an `az` spec for games of `rs`.
 fn az_agent(spec: &str, rs: &Ruleset) -> Box<dyn latrunculi_agents::Agent> {
-    latrunculi_az::register_agent();
-    spec.parse::<latrunculi_agents::AgentSpec>()
-        .and_then(|s| s.build(Some(rs)))
-        .unwrap_or_else(|e| panic!("{spec}: {e}"))
+    latrunculi_az::players().parse(spec).and_then(|s| s.build(Some(rs))).unwrap_or_else(|e| panic!("{spec}: {e}"))
 }

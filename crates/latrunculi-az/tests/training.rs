@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::PathBuf;
 
-use latrunculi_agents::{Agent, AgentError, AgentSpec};
+use latrunculi_agents::{Agent, AgentError};
 use latrunculi_az::train::{LOG_HEADER, RunOptions, run};
 use latrunculi_rules::{Position, Ruleset};
 
@@ -12,8 +12,7 @@ mod common;
 
 /// Builds an agent from its spec, `az` included, for games of `rs`.
 fn parse_agent(spec: &str, rs: &Ruleset) -> Result<Box<dyn Agent>, AgentError> {
-    latrunculi_az::register_agent();
-    spec.parse::<AgentSpec>()?.build(Some(rs))
+    latrunculi_az::players().parse(spec)?.build(Some(rs))
 }
 
 const TINY: &str = r#"

@@ -69,8 +69,8 @@ impl DatasetArgs {
 }
 
 /// Runs `latrunculi dataset`.
-pub fn run(args: &DatasetArgs) -> anyhow::Result<ExitCode> {
-    match run_dataset(&args.spec())? {
+pub fn run(args: &DatasetArgs, players: &latrunculi_agents::Players) -> anyhow::Result<ExitCode> {
+    match run_dataset(&args.spec(), players)? {
         DatasetOutcome::Finished { games } => {
             println!("{} already holds the finished dataset ({games} games); nothing to do", args.out.display());
         }

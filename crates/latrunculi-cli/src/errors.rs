@@ -103,7 +103,10 @@ mod tests {
     fn arena_errors_name_the_flags_of_this_binary() {
         let e = anyhow::Error::new(ArenaError::AtLeastOne { setting: Setting::PlyCap });
         assert_eq!(message(&e), "--ply-cap must be at least 1");
-        let agent = ArenaError::Agent { spec: "foo".into(), source: latrunculi_agents::AgentError::Empty };
+        let agent = ArenaError::Agent {
+            spec: "foo".into(),
+            source: latrunculi_agents::AgentError::Empty { valid: "random".into() },
+        };
         let e = anyhow::Error::new(ArenaError::SettingAgent { setting: Setting::White, source: Box::new(agent) });
         let m = message(&e);
         assert!(m.starts_with("--white: bad agent spec 'foo': empty agent spec"), "{m}");

@@ -57,8 +57,9 @@ pub struct EvalArgs {
 }
 
 /// Runs `latrunculi eval`.
-pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &EvalArgs, players: &latrunculi_agents::Players) -> anyhow::Result<ExitCode> {
     let plan = EvalPlan::new(
+        players,
         &args.ruleset.choice(),
         &args.agent,
         &args.vs,

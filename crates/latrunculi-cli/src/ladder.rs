@@ -62,8 +62,9 @@ pub struct LadderArgs {
 }
 
 /// Runs `latrunculi ladder`.
-pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &LadderArgs, players: &latrunculi_agents::Players) -> anyhow::Result<ExitCode> {
     let mut plan = LadderPlan::new(
+        players,
         &args.ruleset.choice(),
         &args.agents,
         args.games,

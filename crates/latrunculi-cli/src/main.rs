@@ -130,11 +130,16 @@ impl RulesetArg {
 /// The subcommands that take agent specs; their help lists the agent kinds.
 const AGENT_COMMANDS: [&str; 5] = ["play", "eval", "ladder", "dataset", "survey"];
 
-/// The command line: the derived one, with the agent kinds of the registry in the help
-/// of the commands that take agent specs.
-fn command() -> clap::Command {
-    let agents =
-        format!("Agent specs (from the registry of agent kinds): {}", latrunculi_arena::agents::valid_agents());
+/// The kinds of agent this program plays: those of `latrunculi-agents` and the `az`
+/// network player. Made once in `main` and handed to every command that reads specs.
+fn players() -> latrunculi_agents::Players {
+    latrunculi_az::players()
+}
+
+/// The command line: the derived one, with the agent kinds of `players` in the help of
+/// the commands that take agent specs.
+fn command(players: &latrunculi_agents::Players) -> clap::Command {
+    let agents = format!("Agent specs (from the registry of agent kinds): {}", players.valid_agents());
     let mut command = Cli::command();
     for name in AGENT_COMMANDS {
         command = command.mut_subcommand(name, |c| c.after_help(agents.clone()));
@@ -203,7 +208,8 @@ fn reporting_error(status: i32) {
 fn main() -> ExitCode {
     #[cfg(unix)]
     exit_quietly_on_closed_pipe();
-    let cli = match command().try_get_matches().and_then(|m| Cli::from_arg_matches(&m)) {
+    let players = players();
+    let cli = match command(&players).try_get_matches().and_then(|m| Cli::from_arg_matches(&m)) {
         Ok(cli) => cli,
         Err(e) => {
             // Help and version (status 0) or a usage error (status 2).
@@ -234,13 +240,13 @@ fn main() -> ExitCode {
         Command::Show(a) => rules::run_show(&a),
         Command::Replay(a) => replay::run(&a),
         Command::Bench(a) => bench::run(&a),
-        Command::Play(a) => play::run(&a),
-        Command::Survey(a) => survey::run(&a),
+        Command::Play(a) => play::run(&a, &players),
+        Command::Survey(a) => survey::run(&a, &players),
         Command::Train(a) => train::run_train(&a),
         Command::BenchAz(a) => bench::run_az(&a),
-        Command::Eval(a) => eval::run(&a),
-        Command::Ladder(a) => ladder::run(&a),
-        Command::Dataset(a) => dataset::run(&a),
+        Command::Eval(a) => eval::run(&a, &players),
+        Command::Ladder(a) => ladder::run(&a, &players),
+        Command::Dataset(a) => dataset::run(&a, &players),
         Command::Metrics(a) => metrics::run(&a),
         Command::Sensitivity(a) => sensitivity::run(&a),
         Command::TuneEval(a) => tune_eval::run(&a),
@@ -249,7 +255,7 @@ fn main() -> ExitCode {
         Command::Serve(a) => {
             #[cfg(unix)]
             ignore_closed_pipe();
-            serve::run(&a)
+            serve::run(&a, &players)
         }
     };
     match result {
@@ -268,7 +274,7 @@ mod tests {
 
     #[test]
     fn the_help_of_agent_commands_lists_the_registered_kinds() {
-        let mut command = command();
+        let mut command = command(&players());
         for name in AGENT_COMMANDS {
             let help = command.find_subcommand_mut(name).expect("a subcommand").render_long_help().to_string();
             assert!(help.contains("mcts:sims=N[,depth=D][,c=C]") && help.contains("az:model=PATH"), "{name}: {help}");

@@ -38,12 +38,12 @@ pub struct PlayArgs {
 }
 
 /// Runs `latrunculi play`.
-pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &PlayArgs, players: &latrunculi_agents::Players) -> anyhow::Result<ExitCode> {
     let choice = args.ruleset.choice();
     let rs = choice.load()?;
     let label = choice.label(&rs)?;
-    let a = spec_for(&args.white, &rs)?;
-    let b = spec_for(&args.black, &rs)?;
+    let a = spec_for(players, &args.white, &rs)?;
+    let b = spec_for(players, &args.black, &rs)?;
     if args.ply_cap == 0 {
         anyhow::bail!("--ply-cap must be at least 1");
     }

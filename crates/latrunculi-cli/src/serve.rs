@@ -26,11 +26,12 @@ pub struct ServeArgs {
 }
 
 /// Runs `latrunculi serve` until Ctrl-C.
-pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &ServeArgs, players: &latrunculi_agents::Players) -> anyhow::Result<ExitCode> {
     let config = Config {
         addr: SocketAddr::new(args.bind, args.port),
         root: args.root.clone(),
         limits: Limits { think_ms: args.think_ms.max(1), ..Limits::default() },
+        players: players.clone(),
         ..Config::default()
     };
     latrunculi_serve::run(config, |addr| {

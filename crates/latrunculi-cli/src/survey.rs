@@ -35,10 +35,10 @@ pub struct SurveyArgs {
 }
 
 /// Runs `latrunculi survey`.
-pub fn run(args: &SurveyArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &SurveyArgs, players: &latrunculi_agents::Players) -> anyhow::Result<ExitCode> {
     let config_text =
         std::fs::read_to_string(&args.config).with_context(|| format!("cannot read {}", args.config.display()))?;
-    let survey = Survey::from_toml_str(&config_text, &args.rules_dir)
+    let survey = Survey::from_toml_str(&config_text, &args.rules_dir, players)
         .with_context(|| format!("bad experiment file {}", args.config.display()))?;
     let dir = args
         .out

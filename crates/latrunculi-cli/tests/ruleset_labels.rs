@@ -105,10 +105,11 @@ fn every_command_accepts_every_committed_label_through_the_library() {
     for label in &labels {
         let spec: RulesetSpec = label.parse().unwrap();
         let choice = RulesetChoice { ruleset: spec.clone(), board: None, rules_dir: rules_dir() };
-        let eval = EvalPlan::new(&choice, "random", &["greedy".into()], 1, 1, 10, None, 0.05, 0.05)
-            .unwrap_or_else(|e| panic!("eval, {label}: {e:#}"));
+        let eval =
+            EvalPlan::new(&latrunculi_az::players(), &choice, "random", &["greedy".into()], 1, 1, 10, None, 0.05, 0.05)
+                .unwrap_or_else(|e| panic!("eval, {label}: {e:#}"));
         assert_eq!(&eval.label, label);
-        let ladder = LadderPlan::new(&choice, &agents, 1, 1, 10, 0.0, "random")
+        let ladder = LadderPlan::new(&latrunculi_az::players(), &choice, &agents, 1, 1, 10, 0.0, "random")
             .unwrap_or_else(|e| panic!("ladder, {label}: {e:#}"));
         assert_eq!(&ladder.label, label);
         let dataset = DatasetSpec {
@@ -135,7 +136,8 @@ fn every_command_accepts_every_committed_label_through_the_library() {
     }
     let quoted: Vec<String> = labels.iter().map(|l| format!("'{l}'")).collect();
     let experiment = format!("rulesets = [{}]\npairings = [[\"random\", \"greedy\"]]\ngames = 1\n", quoted.join(", "));
-    let survey = Survey::from_toml_str(&experiment, &rules_dir()).unwrap_or_else(|e| panic!("survey: {e:#}"));
+    let survey = Survey::from_toml_str(&experiment, &rules_dir(), &latrunculi_az::players())
+        .unwrap_or_else(|e| panic!("survey: {e:#}"));
     let written: BTreeSet<String> = survey.rulesets.iter().map(|(l, _)| l.clone()).collect();
     assert_eq!(written, labels);
 }

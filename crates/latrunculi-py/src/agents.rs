@@ -2,7 +2,7 @@
 
 use std::sync::Mutex;
 
-use latrunculi_agents::{Agent, AgentSpec};
+use latrunculi_agents::{Agent, AgentSpec, Players};
 use latrunculi_arena::agents::spec_for;
 use latrunculi_arena::eval::{EVAL_COLUMNS, play_pairing, summary_line};
 use latrunculi_arena::game::{GAME_COLUMNS, GameRow, play_games};
@@ -12,6 +12,13 @@ use pyo3::types::PyDict;
 
 use crate::position::{PyPosition, ruleset_arg};
 use crate::{arena_error, error};
+
+/// The kinds of agent the Python package plays: those of `latrunculi-agents` and the
+/// `az` network player. Each call that reads specs makes its own, so that the networks
+/// it loads go with it.
+fn players() -> Players {
+    latrunculi_az::players()
+}
 
 /// A player built from a spec string, as the CLI takes it: `random`, `greedy`,
 /// `mcts:sims=200`, `alphabeta:depth=2`, `az:model=PATH,sims=100`, …
@@ -50,7 +57,7 @@ impl PyAgent {
     #[pyo3(signature = (spec, ruleset, seed = 0))]
     fn new(spec: &str, ruleset: &Bound<'_, PyAny>, seed: u64) -> PyResult<Self> {
         let rs = ruleset_arg(ruleset)?;
-        let parsed = latrunculi_arena::agents::parse_spec(spec).map_err(arena_error)?;
+        let parsed = latrunculi_arena::agents::parse_spec(&players(), spec).map_err(arena_error)?;
         let mut agent = parsed.build(Some(&rs)).map_err(|source| {
             arena_error(latrunculi_arena::ArenaError::Agent { spec: spec.trim().to_string(), source })
         })?;
@@ -148,8 +155,9 @@ pub fn play<'py>(
         return Err(error("ply_cap must be at least 1"));
     }
     let label = label_of(&rs);
-    let a = spec_for(white, &rs).map_err(arena_error)?;
-    let b = spec_for(black, &rs).map_err(arena_error)?;
+    let players = players();
+    let a = spec_for(&players, white, &rs).map_err(arena_error)?;
+    let b = spec_for(&players, black, &rs).map_err(arena_error)?;
     let rows = py.detach(|| play_games(&rs, &label, &a, &b, games, seed, swap, ply_cap)).map_err(arena_error)?;
     rows.iter().map(|r| game_dict(py, r)).collect()
 }
@@ -177,9 +185,10 @@ pub fn eval<'py>(
         return Err(error("games must be at least 1"));
     }
     let label = label_of(&rs);
-    let a = spec_for(agent, &rs).map_err(arena_error)?;
+    let players = players();
+    let a = spec_for(&players, agent, &rs).map_err(arena_error)?;
     let opps: Vec<AgentSpec> =
-        opponents.iter().map(|o| spec_for(o, &rs)).collect::<Result<_, _>>().map_err(arena_error)?;
+        opponents.iter().map(|o| spec_for(&players, o, &rs)).collect::<Result<_, _>>().map_err(arena_error)?;
     let a_text = a.to_string();
     let results = py
         .detach(|| -> Result<Vec<(String, Vec<GameRow>)>, latrunculi_arena::ArenaError> {

@@ -1,12 +1,14 @@
-//! Agents as the web app runs them: specs read against the registry of agent kinds
-//! (`latrunculi_arena::agents`), then bounded so that no request can make an agent think
-//! for long or read a file outside the allowed folders; moves chosen and positions
-//! analysed on tokio's blocking threads with a timeout.
+//! Agents as the web app runs them: specs read once by the player factory the server was
+//! given (`latrunculi_agents::Players`, through `latrunculi_arena::agents`), then their
+//! typed values bounded so that no request can make an agent think for long or read a
+//! file outside the allowed folders; moves chosen and positions analysed on tokio's
+//! blocking threads with a timeout.
 
 use std::time::{Duration, Instant};
 
 use latrunculi_agents::search::{SCORE_PER_LOGIT, WIN};
-use latrunculi_agents::{Agent, AgentSpec, SearchAgent, SearchConfig};
+use latrunculi_agents::{Agent, AgentError, AgentSpec, PlayerSpec, Players, SearchAgent};
+use latrunculi_arena::ArenaError;
 use latrunculi_rules::{Move, Position, Ruleset, splitmix64};
 use serde::Serialize;
 
@@ -36,72 +38,55 @@ fn refuse(spec: &str, message: impl Into<String>) -> ServeError {
     ServeError::Agent { spec: spec.to_string(), message: message.into() }
 }
 
-/// Reads an agent spec and bounds it by `limits`: the search player's time is clamped
-/// (`ms` at most the limit, added when only `nodes` is given), simulations and fixed
-/// depths above the limits are refused, `eval=PATH` weights files are refused, and an
-/// `az` model must be a file in the allowed folders (its path is made absolute). The
-/// agent is then built once for `ruleset` (a model for another board is refused).
+/// Reads an agent spec with `players` (which must refuse weights files:
+/// [`Players::without_weight_files`]) and bounds the typed value by `limits`: the search
+/// player's time is clamped (`ms` at most the limit, added when only `nodes` is given),
+/// simulations and fixed depths above the limits are refused, and an `az` model must be
+/// a file in the allowed folders (its path is made absolute). The agent is then built
+/// once for `ruleset` (a model for another board is refused).
 pub fn checked_spec(
+    players: &Players,
     text: &str,
     ruleset: &Ruleset,
     limits: &Limits,
     folders: &Folders,
 ) -> Result<AgentSpec, ServeError> {
-    // Options that name files are checked before the spec is read, since reading it
-    // already loads an `eval=PATH` weights file.
-    let raw_options = text.split_once(':').map_or("", |(_, o)| o);
-    for part in raw_options.split(',') {
-        let (key, value) = part.split_once('=').map_or((part.trim(), ""), |(k, v)| (k.trim(), v.trim()));
-        if key == "eval" && !matches!(value, "fitted" | "default" | "material") {
-            return Err(refuse(text, "eval=PATH (a weights file) is not read here; use fitted, default or material"));
+    let mut spec = latrunculi_arena::agents::parse_spec(players, text).map_err(|e| match e {
+        ArenaError::Agent { source: AgentError::Refused { message, .. }, .. } => refuse(text, message),
+        e => refuse(text.trim(), full_message(&e)),
+    })?;
+    let sims = match spec.player() {
+        PlayerSpec::Search(_) => {
+            spec.cap_ms(limits.think_ms);
+            None
         }
-        if key == "model" {
-            folders.resolve(value)?;
-        }
-    }
-    let spec = latrunculi_arena::agents::parse_spec(text).map_err(|e| refuse(text.trim(), full_message(&e)))?;
-    let mut options: Vec<(String, String)> = spec.options().iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
-    let get = |options: &[(String, String)], key: &str| options.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
-    match spec.name() {
-        "alphabeta" => {
-            let budget = get(&options, "nodes").is_some() || get(&options, "ms").is_some();
-            if budget {
-                let ms = get(&options, "ms").and_then(|v| v.parse::<u64>().ok()).unwrap_or(u64::MAX);
-                options.retain(|(k, _)| k != "ms");
-                options.push(("ms".to_string(), ms.min(limits.think_ms).to_string()));
-            } else {
-                let depth = get(&options, "depth").and_then(|v| v.parse::<u32>().ok()).unwrap_or(0);
-                if depth > limits.max_fixed_depth {
-                    return Err(refuse(
-                        text,
-                        format!(
-                            "a fixed depth above {} may think for minutes here; use the search player with a time budget, e.g. alphabeta:ms=1000",
-                            limits.max_fixed_depth
-                        ),
-                    ));
-                }
+        PlayerSpec::AlphaBeta(cfg) => {
+            if cfg.depth > limits.max_fixed_depth {
+                return Err(refuse(
+                    text,
+                    format!(
+                        "a fixed depth above {} may think for minutes here; use the search player with a time budget, e.g. alphabeta:ms=1000",
+                        limits.max_fixed_depth
+                    ),
+                ));
             }
+            None
         }
-        "mcts" | "az" => {
-            let sims = get(&options, "sims").and_then(|v| v.parse::<u32>().ok()).unwrap_or(0);
-            if sims > limits.max_sims {
-                return Err(refuse(text, format!("at most {} simulations per move here", limits.max_sims)));
+        PlayerSpec::Mcts(cfg) => Some(cfg.sims),
+        PlayerSpec::Other(other) => {
+            // The limit counts the simulations a spec asks for, not a kind's default.
+            let asked = spec.get("sims").and(other.simulations());
+            if let Some(model) = other.model() {
+                let path = folders.resolve(&model.display().to_string())?;
+                spec.set_model(path);
             }
-            if let Some(model) = get(&options, "model") {
-                let path = folders.resolve(&model)?;
-                for o in options.iter_mut().filter(|(k, _)| k == "model") {
-                    o.1 = path.display().to_string();
-                }
-            }
+            asked
         }
-        _ => {}
-    }
-    let canonical = if options.is_empty() {
-        spec.name().to_string()
-    } else {
-        format!("{}:{}", spec.name(), options.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(","))
+        PlayerSpec::Random | PlayerSpec::Greedy => None,
     };
-    let spec = latrunculi_arena::agents::parse_spec(&canonical).map_err(|e| refuse(text.trim(), full_message(&e)))?;
+    if sims.is_some_and(|n| n > limits.max_sims) {
+        return Err(refuse(text, format!("at most {} simulations per move here", limits.max_sims)));
+    }
     latrunculi_arena::agents::check_plays(&spec, ruleset).map_err(|e| refuse(text.trim(), full_message(&e)))?;
     Ok(spec)
 }
@@ -228,11 +213,8 @@ pub fn analyse(spec: &AgentSpec, ruleset: &Ruleset, pos: &Position, seed: u64) -
     let start = Instant::now();
     let mut a =
         Analysis { agent: spec.to_string(), side: pos.side_to_move().name().to_string(), ..Analysis::default() };
-    let budgeted = spec.get("nodes").is_some() || spec.get("ms").is_some();
-    if spec.name() == "alphabeta" && budgeted {
-        let pairs: Vec<(&str, &str)> = spec.options().iter().map(|(k, v)| (*k, v.as_str())).collect();
-        let cfg = SearchConfig::from_pairs(&pairs).map_err(|e| refuse(&spec.to_string(), e.to_string()))?;
-        let mut agent = SearchAgent::new(&spec.to_string(), cfg);
+    if let PlayerSpec::Search(cfg) = spec.player() {
+        let mut agent = SearchAgent::new(&spec.to_string(), cfg.clone());
         agent.new_game(seed);
         let r = agent.search(pos);
         a.best = pos.move_to_string(r.best);
@@ -293,6 +275,11 @@ mod tests {
         Folders::new(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
     }
 
+    /// The players of the web app: the baseline kinds, weights files refused.
+    fn checked_spec(text: &str, rs: &Ruleset, limits: &Limits, folders: &Folders) -> Result<AgentSpec, ServeError> {
+        super::checked_spec(&Players::baseline().without_weight_files(), text, rs, limits, folders)
+    }
+
     #[test]
     fn specs_are_bounded() {
         let rs = Ruleset::builtin("xxi").expect("xxi");
@@ -309,10 +296,29 @@ mod tests {
         assert!(e.contains("5000"), "{e}");
         let e = checked_spec("alphabeta:ms=10,eval=/etc/x.toml", &rs, &limits, &f).expect_err("a file").to_string();
         assert!(e.contains("eval=PATH"), "{e}");
+        let e = checked_spec("alphabeta:nodes=10,eval=experiments/none.toml", &rs, &limits, &f).expect_err("a file");
+        assert!(e.to_string().contains("eval=PATH (a weights file) is not read here"), "{e}");
         let e = checked_spec("az:model=/etc/passwd", &rs, &limits, &f).expect_err("outside").to_string();
         assert!(e.contains("/etc/passwd"), "{e}");
         let e = checked_spec("alphazero", &rs, &limits, &f).expect_err("unknown").to_string();
         assert!(e.contains("unknown agent"), "{e}");
+        let e = checked_spec("mcts:sims=100000,c=-1", &rs, &limits, &f).expect_err("bad").to_string();
+        assert!(e.contains("'c'"), "the spec is read before it is bounded: {e}");
+    }
+
+    #[test]
+    fn the_typed_value_is_bounded_with_its_text() {
+        let rs = Ruleset::builtin("xxi").expect("xxi");
+        let (limits, f) = (Limits::default(), folders());
+        let s = checked_spec("alphabeta:ms=999999,nodes=50,qs=0", &rs, &limits, &f).expect("clamped");
+        assert_eq!(s.to_string(), "alphabeta:nodes=50,qs=0,ms=3000");
+        let PlayerSpec::Search(search) = s.player() else { panic!("the search player: {s:?}") };
+        assert_eq!((search.limits.ms, search.limits.nodes, search.options.quiescence), (Some(3000), Some(50), false));
+        let s = checked_spec("alphabeta:ms=20", &rs, &limits, &f).expect("under the limit");
+        let PlayerSpec::Search(search) = s.player() else { panic!("the search player: {s:?}") };
+        assert_eq!((s.to_string().as_str(), search.limits.ms), ("alphabeta:ms=20", Some(20)));
+        let s = checked_spec("alphabeta:depth=4", &rs, &limits, &f).expect("the deepest fixed depth allowed");
+        assert_eq!(s.to_string(), "alphabeta:depth=4");
     }
 
     #[test]

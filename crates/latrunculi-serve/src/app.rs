@@ -38,6 +38,7 @@ use crate::error::{ServeError, full_message};
 use crate::files::{self, Folders};
 use crate::game::{Game, Player};
 use crate::study::{self, resolve_label};
+use latrunculi_agents::Players;
 
 const INDEX: &str = include_str!("../static/index.html");
 const SCRIPT: &str = include_str!("../static/app.js");
@@ -55,6 +56,8 @@ struct Games {
 pub struct App {
     folders: Folders,
     limits: Limits,
+    /// The player factory, refusing weights files.
+    players: Players,
     max_games: usize,
     max_body: usize,
     games: Mutex<Games>,
@@ -69,6 +72,7 @@ impl App {
         Arc::new(App {
             folders: Folders::new(&config.root),
             limits: config.limits,
+            players: config.players.clone().without_weight_files(),
             max_games: config.max_games.max(1),
             max_body: config.max_body,
             games: Mutex::new(Games::default()),
@@ -187,8 +191,9 @@ async fn rulesets() -> Json<serde_json::Value> {
 }
 
 async fn agent_kinds(State(app): Shared) -> Json<serde_json::Value> {
-    latrunculi_arena::agents::register_kinds();
-    let kinds: Vec<_> = latrunculi_agents::spec::kinds()
+    let kinds: Vec<_> = app
+        .players
+        .kinds()
         .iter()
         .map(|k| {
             let options: Vec<_> =
@@ -258,7 +263,7 @@ fn player(app: &App, text: &str, rs: &Ruleset) -> Result<Player, ServeError> {
     if text.trim().eq_ignore_ascii_case("human") {
         return Ok(Player::Human);
     }
-    agents::checked_spec(text, rs, &app.limits, &app.folders).map(Player::Agent)
+    agents::checked_spec(&app.players, text, rs, &app.limits, &app.folders).map(Player::Agent)
 }
 
 async fn new_game(State(app): Shared, body: Body) -> Result<Response, ServeError> {
@@ -482,7 +487,7 @@ async fn analyse(State(app): Shared, body: Body) -> Result<Response, ServeError>
     let req: AnalyseRequest = json(body)?;
     let (label, rs) = resolve_label(&req.ruleset)?;
     let start = start_position(&rs, req.fen.as_deref())?;
-    let spec = agents::checked_spec(&req.agent, &rs, &app.limits, &app.folders)?;
+    let spec = agents::checked_spec(&app.players, &req.agent, &rs, &app.limits, &app.folders)?;
     let mut game = Game::new(String::new(), label, rs.clone(), [Player::Human, Player::Human], start, 0);
     for token in &req.moves {
         game.play_token(token)?;

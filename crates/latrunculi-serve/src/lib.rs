@@ -40,6 +40,9 @@ pub struct Config {
     pub root: PathBuf,
     /// Limits on agents.
     pub limits: agents::Limits,
+    /// The kinds of agent the server plays (default: those of `latrunculi-agents`; the
+    /// `latrunculi` command adds `az`). A request's `eval=PATH` is refused whatever it is.
+    pub players: latrunculi_agents::Players,
     /// The most games kept in memory; the oldest is dropped past it (default 1000).
     pub max_games: usize,
     /// The largest request body, uploads included, in bytes (default 32 MB).
@@ -52,6 +55,7 @@ impl Default for Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             root: PathBuf::from("."),
             limits: agents::Limits::default(),
+            players: latrunculi_agents::Players::baseline(),
             max_games: 1000,
             max_body: 32 << 20,
         }

@@ -21,8 +21,9 @@ fn app_with(config: Config) -> Router {
     router(App::new(&Config { root: root(), ..config }))
 }
 
+/// The app with the players the `latrunculi` command gives it (the `az` kind included).
 fn app() -> Router {
-    app_with(Config::default())
+    app_with(Config { players: latrunculi_az::players(), ..Config::default() })
 }
 
 /// Sends a request; returns the status and the body (JSON, or a string for text).
@@ -85,8 +86,10 @@ async fn rulesets_agents_and_rules_are_listed() {
     assert_eq!(s, StatusCode::OK);
     let names: Vec<&str> = v["kinds"].as_array().unwrap().iter().filter_map(|k| k["name"].as_str()).collect();
     assert!(names.contains(&"alphabeta") && names.contains(&"random"), "{names:?}");
-    #[cfg(feature = "az")]
-    assert!(names.contains(&"az"));
+    assert!(names.contains(&"az"), "the kinds of the players the server is given: {names:?}");
+    let (_, v) = get(&app_with(Config::default()), "/api/agents").await;
+    let names: Vec<&str> = v["kinds"].as_array().unwrap().iter().filter_map(|k| k["name"].as_str()).collect();
+    assert!(!names.contains(&"az"), "the default players have no networks: {names:?}");
 
     let (s, v) = get(&app, "/api/rules?ruleset=kowalski%2Bend.no_capture_limit%3D120").await;
     assert_eq!(s, StatusCode::OK, "{v}");
@@ -430,7 +433,6 @@ async fn analyses_give_a_score_and_a_line() {
     }
 }
 
-#[cfg(feature = "az")]
 #[tokio::test]
 async fn a_network_gives_a_value_and_a_policy() {
     let app = app();

@@ -10,7 +10,7 @@ use super::features::{
     Features, ScoredMove, dux_surroundings, features, hunt_distance, moves_with_effects, piece_totals,
 };
 use super::tt::{Bound, Entry, Table, WIN_BOUND, from_tt, to_tt};
-use super::{SCORE_PER_LOGIT, SearchConfig, WIN};
+use super::{SCORE_PER_LOGIT, SearchSpec, WIN};
 
 const INF: i32 = WIN + 1;
 
@@ -56,7 +56,7 @@ pub const SOFT_WINDOW: i32 = 8;
 /// The search state kept across the moves of one game.
 #[derive(Clone, Debug)]
 pub struct Engine {
-    pub(super) cfg: SearchConfig,
+    pub(super) cfg: SearchSpec,
     pub(super) weights: Features,
     tt: Table,
     killers: Vec<[Option<Move>; 2]>,
@@ -113,9 +113,9 @@ impl Pursuit {
 
 impl Engine {
     /// An engine with `cfg` and evaluation `weights`.
-    pub fn new(cfg: SearchConfig, weights: Features) -> Engine {
+    pub fn new(cfg: SearchSpec, weights: Features) -> Engine {
         Engine {
-            tt: Table::new(cfg.tt_mb),
+            tt: Table::new(cfg.options.tt_mb),
             cfg,
             weights,
             killers: vec![[None; 2]; MAX_PLY + 1],
@@ -150,10 +150,10 @@ impl Engine {
         {
             let progress = r.hunt as i64 - hunt_distance(pos, r.leader) as i64;
             let sign = if pos.side_to_move() == r.leader { 1 } else { -1 };
-            s += (sign * progress * self.cfg.pursuit as i64).clamp(-10_000, 10_000) as i32;
+            s += (sign * progress * self.cfg.options.pursuit as i64).clamp(-10_000, 10_000) as i32;
         }
-        if self.cfg.noise > 0 {
-            let a = self.cfg.noise as u64;
+        if self.cfg.options.noise > 0 {
+            let a = self.cfg.options.noise as u64;
             s += (splitmix64(pos.hash() ^ self.noise_key) % (2 * a + 1)) as i32 - a as i32;
         }
         s
@@ -163,9 +163,9 @@ impl Engine {
     pub fn search(&mut self, pos: &Position) -> SearchResult {
         self.nodes = 0;
         self.aborted = false;
-        self.node_limit = self.cfg.nodes.unwrap_or(u64::MAX);
-        self.deadline = self.cfg.ms.map(|ms| super::clock::Deadline::after(ms, self.cfg.cpu_time));
-        self.pursuit = if self.cfg.pursuit > 0 { Pursuit::at(pos) } else { None };
+        self.node_limit = self.cfg.limits.nodes.unwrap_or(u64::MAX);
+        self.deadline = self.cfg.limits.ms.map(|ms| super::clock::Deadline::after(ms, self.cfg.limits.cpu_time));
+        self.pursuit = if self.cfg.options.pursuit > 0 { Pursuit::at(pos) } else { None };
         for h in &mut self.history {
             *h /= 8;
         }
@@ -182,7 +182,7 @@ impl Engine {
             return result;
         }
         let mut prev: i32 = 0;
-        for depth in 1..=self.cfg.max_depth {
+        for depth in 1..=self.cfg.limits.max_depth {
             if depth > 1 && self.out_of_budget() {
                 break;
             }
@@ -190,7 +190,7 @@ impl Engine {
             self.abortable = depth > 1;
             let (mut alpha, mut beta) = (-INF, INF);
             let mut delta = 250;
-            if self.cfg.aspiration && depth >= 3 && prev.abs() < WIN_BOUND {
+            if self.cfg.options.aspiration && depth >= 3 && prev.abs() < WIN_BOUND {
                 (alpha, beta) = (prev - delta, prev + delta);
             }
             let (score, best) = loop {
@@ -218,7 +218,7 @@ impl Engine {
                 break;
             }
         }
-        if let Some(t) = self.cfg.soft
+        if let Some(t) = self.cfg.options.soft
             && result.depth > 0
         {
             result.root_scores =
@@ -305,7 +305,7 @@ impl Engine {
             let mv = order[i];
             let mut child = pos.clone();
             child.play(mv);
-            let s = if i == 0 || !self.cfg.pvs {
+            let s = if i == 0 || !self.cfg.options.pvs {
                 self.child_value(&child, me, depth - 1, alpha, beta, 1, true)
             } else {
                 let s = self.child_value(&child, me, depth - 1, alpha, alpha + 1, 1, false);
@@ -413,7 +413,7 @@ impl Engine {
             return self.evaluate(pos, &moves);
         }
 
-        if self.cfg.null_move && !pv && depth >= 3 && !pos.is_placement_phase() && pos.pending().is_none() {
+        if self.cfg.options.null_move && !pv && depth >= 3 && !pos.is_placement_phase() && pos.pending().is_none() {
             let stand = self.evaluate(pos, &moves);
             if stand >= beta {
                 let passed = pos.with_turn_passed();
@@ -438,9 +438,9 @@ impl Engine {
                     1 << 30
                 } else if tactical {
                     (1 << 24) + n as i32 * 1000
-                } else if self.cfg.killers && (killers[0] == Some(m) || killers[1] == Some(m)) {
+                } else if self.cfg.options.killers && (killers[0] == Some(m) || killers[1] == Some(m)) {
                     1 << 22
-                } else if self.cfg.history {
+                } else if self.cfg.options.history {
                     self.history[Self::history_index(me, m)].min((1 << 22) - 1)
                 } else {
                     0
@@ -456,10 +456,10 @@ impl Engine {
             let mut child = pos.clone();
             child.play(mv);
             let quiet = !tactical && Some(mv) != tt_move;
-            let s = if i == 0 || !self.cfg.pvs {
+            let s = if i == 0 || !self.cfg.options.pvs {
                 self.child_value(&child, me, depth - 1, alpha, beta, ply + 1, pv)
             } else {
-                let reduce = if self.cfg.lmr && depth >= 3 && i >= 3 && quiet && child.outcome().is_none() {
+                let reduce = if self.cfg.options.lmr && depth >= 3 && i >= 3 && quiet && child.outcome().is_none() {
                     if i >= 8 && depth >= 5 { 2 } else { 1 }
                 } else {
                     0
@@ -485,14 +485,14 @@ impl Engine {
             }
             if alpha >= beta {
                 if quiet && !self.frozen {
-                    if self.cfg.killers {
+                    if self.cfg.options.killers {
                         let k = &mut self.killers[ply as usize];
                         if k[0] != Some(mv) {
                             k[1] = k[0];
                             k[0] = Some(mv);
                         }
                     }
-                    if self.cfg.history {
+                    if self.cfg.options.history {
                         let h = &mut self.history[Self::history_index(me, mv)];
                         *h = (*h + depth * depth).min(1 << 21);
                     }
@@ -540,7 +540,7 @@ impl Engine {
         let mut moves = Vec::new();
         moves_with_effects(pos, &mut moves);
         let stand = self.evaluate(pos, &moves);
-        if !self.cfg.quiescence || qply >= MAX_QPLY || ply as usize >= MAX_PLY || stand >= beta {
+        if !self.cfg.options.quiescence || qply >= MAX_QPLY || ply as usize >= MAX_PLY || stand >= beta {
             return stand;
         }
         alpha = alpha.max(stand);

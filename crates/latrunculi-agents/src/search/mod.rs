@@ -26,6 +26,7 @@ pub mod tune;
 pub mod weights;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use latrunculi_rules::{Move, Position, Ruleset};
@@ -54,26 +55,41 @@ pub enum EvalChoice {
     Default,
     /// [`EvalWeights::material_only`] (`eval=material`).
     Material,
-    /// A weights file (`eval=PATH`, a path ending in `.toml`), checked against the
-    /// ruleset by [`SearchAgent::check_ruleset`].
-    File(PathBuf, EvalWeights),
+    /// A weights file (`eval=PATH`, a path ending in `.toml`), read once when the spec
+    /// is parsed and shared by every agent built from it; checked against the ruleset by
+    /// [`SearchAgent::check_ruleset`].
+    File(PathBuf, Arc<EvalWeights>),
 }
 
-/// Parameters of [`SearchAgent`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct SearchConfig {
-    /// Depth cap in plies.
-    pub max_depth: u32,
-    /// Node budget per move.
+/// The search player's budget per move: how far it may search (Stockfish's "search
+/// limits"). At least one of `nodes` and `ms` is set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchLimits {
+    /// Node budget per move (`nodes`).
     pub nodes: Option<u64>,
-    /// Time budget per move in milliseconds.
+    /// Time budget per move in milliseconds (`ms`).
     pub ms: Option<u64>,
     /// Count `ms` in this thread's CPU time instead of wall-clock time (`cpu`): a
     /// search beside other work then goes as far as on an idle machine, which makes
     /// timing comparisons fair on a loaded machine. Unix only (elsewhere a spec with
     /// `cpu=1` is refused).
     pub cpu_time: bool,
-    /// Transposition-table size in megabytes.
+    /// Depth cap in plies (`depth`).
+    pub max_depth: u32,
+}
+
+impl Default for SearchLimits {
+    /// No budget (a spec must set one), wall-clock time, depth cap 64.
+    fn default() -> SearchLimits {
+        SearchLimits { nodes: None, ms: None, cpu_time: false, max_depth: 64 }
+    }
+}
+
+/// The search player's switches: how it searches and evaluates (Stockfish's "engine
+/// options").
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineOptions {
+    /// Transposition-table size in megabytes (`tt`).
     pub tt_mb: u32,
     /// Quiescence search (`qs`).
     pub quiescence: bool,
@@ -104,13 +120,9 @@ pub struct SearchConfig {
     pub soft: Option<u32>,
 }
 
-impl Default for SearchConfig {
-    fn default() -> SearchConfig {
-        SearchConfig {
-            max_depth: 64,
-            nodes: None,
-            ms: None,
-            cpu_time: false,
+impl Default for EngineOptions {
+    fn default() -> EngineOptions {
+        EngineOptions {
             tt_mb: 16,
             quiescence: true,
             pvs: true,
@@ -127,6 +139,16 @@ impl Default for SearchConfig {
     }
 }
 
+/// The typed spec of the search player (`alphabeta:nodes=N|ms=MS[,...]`): its limits
+/// apart from its engine options.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchSpec {
+    /// The budget per move.
+    pub limits: SearchLimits,
+    /// The switches.
+    pub options: EngineOptions,
+}
+
 /// The keys of the budgeted `alphabeta` spec, for help texts.
 pub const SEARCH_KEYS: &str =
     "nodes, ms, cpu, depth, tt, qs, pvs, asp, killers, hist, lmr, null, noise, pursuit, eval, soft";
@@ -137,12 +159,17 @@ pub const DEFAULT_PURSUIT: u32 = 0;
 /// The budgeted `alphabeta` spec's syntax.
 pub const SEARCH_USAGE: &str = "alphabeta:nodes=N|ms=N[,cpu=0|1][,depth=D][,tt=MB][,qs=0|1][,pvs=0|1][,asp=0|1][,killers=0|1][,hist=0|1][,lmr=0|1][,null=0|1][,noise=K][,pursuit=K][,eval=fitted|default|material|PATH.toml][,soft=T]";
 
-impl SearchConfig {
-    /// Builds a configuration from an `alphabeta` spec's `key=value` pairs (one of
-    /// `nodes` and `ms` at least; see [`SEARCH_USAGE`]).
-    pub fn from_pairs(pairs: &[(&str, &str)]) -> Result<SearchConfig, AgentError> {
+/// The message of a refused `eval=PATH` where weights files are not read.
+pub const NO_WEIGHT_FILES: &str = "eval=PATH (a weights file) is not read here; use fitted, default or material";
+
+impl SearchSpec {
+    /// Reads the options of a budgeted `alphabeta` spec (one of `nodes` and `ms` at
+    /// least; see [`SEARCH_USAGE`]), in the order given. A weights file (`eval=PATH`) is
+    /// read here when `weight_files` allows it, else refused.
+    pub(crate) fn read(spec: &crate::spec::RawSpec, weight_files: bool) -> Result<SearchSpec, AgentError> {
         const NAME: &str = "alphabeta";
-        let mut cfg = SearchConfig::default();
+        let mut s = SearchSpec::default();
+        let (limits, opts) = (&mut s.limits, &mut s.options);
         let flag = |k: &str, v: &str| match v {
             "0" => Ok(false),
             "1" => Ok(true),
@@ -154,51 +181,55 @@ impl SearchConfig {
         let up_to = |k: &str, v: &str, max: u32, expected: &'static str| {
             v.parse::<u32>().ok().filter(|&n| n <= max).ok_or_else(|| bad(NAME, k, v, expected))
         };
-        for &(k, v) in pairs {
+        for (k, v) in spec.options() {
+            let (k, v) = (*k, v.as_str());
             match k {
-                "nodes" => cfg.nodes = Some(count(k, v, 1 << 40)?),
-                "ms" => cfg.ms = Some(count(k, v, 3_600_000)?),
+                "nodes" => limits.nodes = Some(count(k, v, 1 << 40)?),
+                "ms" => limits.ms = Some(count(k, v, 3_600_000)?),
                 "cpu" => {
-                    cfg.cpu_time = flag(k, v)?;
-                    if cfg.cpu_time && clock::thread_cpu_time().is_none() {
+                    limits.cpu_time = flag(k, v)?;
+                    if limits.cpu_time && clock::thread_cpu_time().is_none() {
                         return Err(bad(NAME, k, v, "0 here: this system gives no thread CPU time"));
                     }
                 }
                 "depth" => {
-                    cfg.max_depth = v
+                    limits.max_depth = v
                         .parse::<u32>()
                         .ok()
                         .filter(|d| (1..=engine::MAX_PLY as u32 / 2).contains(d))
                         .ok_or_else(|| bad(NAME, k, v, "an integer from 1 to 64"))?
                 }
                 "tt" => {
-                    cfg.tt_mb = v
+                    opts.tt_mb = v
                         .parse::<u32>()
                         .ok()
                         .filter(|&mb| mb <= 65_536)
                         .ok_or_else(|| bad(NAME, k, v, "megabytes from 0 to 65536"))?
                 }
-                "qs" => cfg.quiescence = flag(k, v)?,
-                "pvs" => cfg.pvs = flag(k, v)?,
-                "asp" => cfg.aspiration = flag(k, v)?,
-                "killers" => cfg.killers = flag(k, v)?,
-                "hist" => cfg.history = flag(k, v)?,
-                "lmr" => cfg.lmr = flag(k, v)?,
-                "null" => cfg.null_move = flag(k, v)?,
-                "noise" => cfg.noise = up_to(k, v, 10_000, "an integer from 0 to 10000")?,
-                "pursuit" => cfg.pursuit = up_to(k, v, 1_000, "an integer from 0 to 1000")?,
-                "soft" => cfg.soft = Some(count(k, v, 100_000)? as u32),
+                "qs" => opts.quiescence = flag(k, v)?,
+                "pvs" => opts.pvs = flag(k, v)?,
+                "asp" => opts.aspiration = flag(k, v)?,
+                "killers" => opts.killers = flag(k, v)?,
+                "hist" => opts.history = flag(k, v)?,
+                "lmr" => opts.lmr = flag(k, v)?,
+                "null" => opts.null_move = flag(k, v)?,
+                "noise" => opts.noise = up_to(k, v, 10_000, "an integer from 0 to 10000")?,
+                "pursuit" => opts.pursuit = up_to(k, v, 1_000, "an integer from 0 to 1000")?,
+                "soft" => opts.soft = Some(count(k, v, 100_000)? as u32),
                 "eval" => {
-                    cfg.eval = match v {
+                    opts.eval = match v {
                         "fitted" => EvalChoice::Fitted,
                         "default" => EvalChoice::Default,
                         "material" => EvalChoice::Material,
                         path if path.ends_with(".toml") => {
+                            if !weight_files {
+                                return Err(AgentError::Refused { agent: NAME.to_string(), message: NO_WEIGHT_FILES });
+                            }
                             let w = EvalWeights::load(std::path::Path::new(path)).map_err(|e| AgentError::Build {
                                 spec: format!("{NAME}:...,eval={v}"),
                                 message: format!("agent '{NAME}': eval={v}: {e}"),
                             })?;
-                            EvalChoice::File(PathBuf::from(path), w)
+                            EvalChoice::File(PathBuf::from(path), Arc::new(w))
                         }
                         _ => return Err(bad(NAME, k, v, "fitted, default, material or a weights file PATH.toml")),
                     }
@@ -212,17 +243,17 @@ impl SearchConfig {
                 }
             }
         }
-        if cfg.nodes.is_none() && cfg.ms.is_none() {
+        if limits.nodes.is_none() && limits.ms.is_none() {
             return Err(AgentError::MissingKey {
                 agent: NAME.to_string(),
                 key: "nodes",
                 usage: SEARCH_USAGE.to_string(),
             });
         }
-        if cfg.cpu_time && cfg.ms.is_none() {
+        if limits.cpu_time && limits.ms.is_none() {
             return Err(bad(NAME, "cpu", "1", "0 without ms=N (cpu=1 says how ms counts time)"));
         }
-        Ok(cfg)
+        Ok(s)
     }
 }
 
@@ -262,7 +293,7 @@ impl SearchStats {
 pub struct SearchAgent {
     spec: String,
     engine: Option<Engine>,
-    cfg: SearchConfig,
+    cfg: SearchSpec,
     stats: SearchStats,
     last: Option<SearchResult>,
     seed: u64,
@@ -270,12 +301,12 @@ pub struct SearchAgent {
 
 impl SearchAgent {
     /// A search agent; `spec` is returned by [`Agent::spec`].
-    pub fn new(spec: &str, cfg: SearchConfig) -> SearchAgent {
+    pub fn new(spec: &str, cfg: SearchSpec) -> SearchAgent {
         SearchAgent { spec: spec.to_string(), engine: None, cfg, stats: SearchStats::default(), last: None, seed: 0 }
     }
 
     /// The configuration.
-    pub fn config(&self) -> &SearchConfig {
+    pub fn config(&self) -> &SearchSpec {
         &self.cfg
     }
 
@@ -291,7 +322,7 @@ impl SearchAgent {
 
     /// An error if the weights file given with `eval=PATH` is for another ruleset.
     pub fn check_ruleset(&self, ruleset: &Ruleset) -> Result<(), WeightsError> {
-        if let EvalChoice::File(path, w) = &self.cfg.eval {
+        if let EvalChoice::File(path, w) = &self.cfg.options.eval {
             w.check_ruleset(&ruleset.id, &path.display().to_string())?;
         }
         Ok(())
@@ -299,11 +330,11 @@ impl SearchAgent {
 
     /// The weights this agent evaluates `pos` with.
     pub fn weights_for(&self, pos: &Position) -> EvalWeights {
-        match &self.cfg.eval {
+        match &self.cfg.options.eval {
             EvalChoice::Fitted => EvalWeights::for_rules(pos.rules()),
             EvalChoice::Default => EvalWeights::default_weights(),
             EvalChoice::Material => EvalWeights::material_only(),
-            EvalChoice::File(_, w) => w.clone(),
+            EvalChoice::File(_, w) => EvalWeights::clone(w),
         }
     }
 
@@ -327,10 +358,10 @@ impl SearchAgent {
         r
     }
 
-    /// The soft policy of the last search (see [`SearchConfig::soft`]): the softmax of
+    /// The soft policy of the last search (see [`EngineOptions::soft`]): the softmax of
     /// the root scores over the temperature, or `None` without `soft` or root scores.
     pub fn soft_policy(&self) -> Option<Vec<(Move, f32)>> {
-        let t = self.cfg.soft? as f64;
+        let t = self.cfg.options.soft? as f64;
         let r = self.last.as_ref()?;
         if r.root_scores.is_empty() {
             return None;

@@ -16,9 +16,11 @@ fn pos(ruleset: &str, fen: &str) -> Position {
 }
 
 fn agent(spec: &str) -> SearchAgent {
-    let pairs: Vec<(&str, &str)> =
-        spec.split(',').filter(|p| !p.is_empty()).map(|p| p.split_once('=').expect("key=value")).collect();
-    SearchAgent::new(spec, SearchConfig::from_pairs(&pairs).unwrap())
+    let parsed: crate::AgentSpec = format!("alphabeta:{spec}").parse().unwrap_or_else(|e| panic!("{spec}: {e}"));
+    match parsed.player() {
+        crate::PlayerSpec::Search(s) => SearchAgent::new(spec, s.clone()),
+        other => panic!("{spec}: not the search player: {other:?}"),
+    }
 }
 
 /// A position `plies` random plies into a game of `ruleset` (not over), or `None`.

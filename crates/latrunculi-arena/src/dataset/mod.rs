@@ -15,7 +15,7 @@
 
 use std::path::{Path, PathBuf};
 
-use latrunculi_agents::AgentSpec;
+use latrunculi_agents::{AgentSpec, Players};
 use latrunculi_files::FileError;
 use latrunculi_rules::Ruleset;
 
@@ -91,8 +91,9 @@ pub struct DatasetPlan {
 
 impl DatasetPlan {
     /// Checks the arguments: the ruleset loads, both specs build agents for it (a model
-    /// file exists and fits the board), at least one game, a positive ply cap.
-    pub fn from_spec(args: &DatasetSpec) -> Result<DatasetPlan> {
+    /// file exists and fits the board), at least one game, a positive ply cap. The specs
+    /// are read by `players`.
+    pub fn from_spec(args: &DatasetSpec, players: &Players) -> Result<DatasetPlan> {
         if args.games == 0 {
             return Err(ArenaError::AtLeastOne { setting: Setting::Games });
         }
@@ -102,7 +103,7 @@ impl DatasetPlan {
         let ruleset = args.ruleset.load()?;
         let label = args.ruleset.label(&ruleset)?;
         let agent = |text: &str, setting| {
-            crate::agents::spec_for(text, &ruleset)
+            crate::agents::spec_for(players, text, &ruleset)
                 .map_err(|e| ArenaError::SettingAgent { setting, source: Box::new(e) })
         };
         let a = agent(&args.white, Setting::White)?;
@@ -208,9 +209,9 @@ pub enum DatasetOutcome {
 /// Plays and writes the dataset of `spec` into `spec.out` (see the module docs): checks
 /// the settings ([`DatasetPlan::from_spec`]) and the directory ([`check_out_dir`]) before
 /// playing, resumes from the journal with `spec.resume`, and removes the journal once
-/// the dataset is complete.
-pub fn run_dataset(args: &DatasetSpec) -> Result<DatasetOutcome> {
-    let plan = DatasetPlan::from_spec(args)?;
+/// the dataset is complete. The agent specs are read by `players`.
+pub fn run_dataset(args: &DatasetSpec, players: &Players) -> Result<DatasetOutcome> {
+    let plan = DatasetPlan::from_spec(args, players)?;
     if args.resume && args.out.join(GAMES_FILE).exists() {
         return Ok(DatasetOutcome::Finished { games: finished_already(&args.out, &plan)? });
     }

@@ -10,6 +10,11 @@ use latrunculi_sim::{ActionSpace, ObservationEncoder, PLANES};
 use ndarray::{Array1, Array2, Array4};
 use ndarray_npy::read_npy;
 
+/// [`super::run_dataset`] with the kinds of `latrunculi-agents`.
+fn run_dataset(args: &DatasetSpec) -> Result<DatasetOutcome> {
+    super::run_dataset(args, &Players::baseline())
+}
+
 /// A fresh scratch directory (not created) for one test.
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("latrunculi-dataset-{name}-{}", std::process::id()));
@@ -166,7 +171,7 @@ fn a_sixteen_file_board_makes_a_consistent_dataset() {
     let mut a = args("kowalski", Some("16x11"), "random", "greedy", 2, &dir);
     a.ply_cap = 40;
     run_dataset(&a).unwrap();
-    let plan = DatasetPlan::from_spec(&a).unwrap();
+    let plan = DatasetPlan::from_spec(&a, &Players::baseline()).unwrap();
     let (games, arr) = check_consistent(&dir, &plan.ruleset);
     assert_eq!(games.len(), 2);
     assert_eq!(arr.masks.ncols(), 176 * 176 + 3 * 176);
@@ -184,7 +189,7 @@ fn round_trip_arrays_hold_what_was_played() {
     let dir = scratch("round-trip");
     let a = args("kowalski", Some("6x6"), "random", "mcts:sims=20", 3, &dir);
     run_dataset(&a).unwrap();
-    let plan = DatasetPlan::from_spec(&a).unwrap();
+    let plan = DatasetPlan::from_spec(&a, &Players::baseline()).unwrap();
     let (games, arr) = check_consistent(&dir, &plan.ruleset);
     // What the writer computed, played again: the same games and rows.
     let replay_dir = scratch("round-trip-replay");
@@ -359,18 +364,6 @@ fn same_arguments_give_the_same_files() {
     }
 }
 
-#[cfg(feature = "az")]
-/// Saves an untrained tiny network for `rs`'s board into `dir` and returns its path.
-fn tiny_model(rs: &Ruleset, dir: &Path) -> PathBuf {
-    std::fs::create_dir_all(dir).unwrap();
-    let cfg = latrunculi_az::TrainConfig::default().network_config(rs).with_blocks(1).with_channels(4);
-    let net = cfg.init(&latrunculi_az::device::inference());
-    let meta = latrunculi_az::CheckpointMeta::new(&cfg, &rs.id, rs.params_hash(), 0);
-    let path = dir.join(format!("tiny-{}x{}.az", rs.width, rs.height));
-    latrunculi_az::checkpoint::save(&path, &net, &meta).unwrap();
-    path
-}
-
 #[test]
 fn bad_inputs_are_clear_errors_and_write_nothing() {
     let out = scratch("bad-out");
@@ -391,50 +384,6 @@ fn bad_inputs_are_clear_errors_and_write_nothing() {
     assert!(e.starts_with("black: ") && e.contains("takes no parameters"), "{e}");
     let e = error_of(&args("no-such-ruleset", None, "random", "random", 1, &out));
     assert!(e.contains("no-such-ruleset"), "{e}");
-}
-
-#[cfg(feature = "az")]
-#[test]
-fn bad_models_are_clear_errors_and_write_nothing() {
-    let models = scratch("models");
-    let small = Ruleset::builtin("kowalski").unwrap().with_board(5, 5).unwrap();
-    let model = tiny_model(&small, &models);
-    let out = scratch("bad-model-out");
-    let cases = [
-        ("az:model=/nonexistent/x.az".to_string(), vec!["white", "/nonexistent/x.az"]),
-        (format!("az:model={}", model.display()), vec!["5x5", "6x6", "board sizes must match"]),
-    ];
-    for (spec, needles) in cases {
-        let e = error_of(&args("kowalski", Some("6x6"), &spec, "random", 1, &out));
-        for n in needles {
-            assert!(e.contains(n), "{spec}: '{e}' lacks '{n}'");
-        }
-        assert!(!out.exists(), "{spec}: nothing is written");
-    }
-    std::fs::remove_dir_all(&models).ok();
-}
-
-#[cfg(feature = "az")]
-#[test]
-fn az_rows_hold_visit_distributions() {
-    let dir = scratch("az");
-    let models = scratch("az-models");
-    let rs = Ruleset::builtin("kowalski").unwrap().with_board(6, 6).unwrap();
-    let model = tiny_model(&rs, &models);
-    let spec = format!("az:model={},sims=12,leaves=4", model.display());
-    run_dataset(&args("kowalski", Some("6x6"), &spec, "random", 1, &dir)).unwrap();
-    let (games, arr) = check_consistent(&dir, &rs);
-    let g = &games[0];
-    assert_eq!(g.white, spec);
-    let mut spread = 0;
-    for r in g.first_sample as usize..(g.first_sample + g.samples) as usize {
-        if arr.players[r] == 0 && arr.policy.row(r).iter().filter(|&&p| p > 0.0).count() > 1 {
-            spread += 1;
-        }
-    }
-    assert!(spread > 3, "az rows hold visit distributions ({spread})");
-    std::fs::remove_dir_all(&dir).ok();
-    std::fs::remove_dir_all(&models).ok();
 }
 
 #[test]

@@ -23,7 +23,7 @@
 
 use std::path::{Path, PathBuf};
 
-use latrunculi_agents::AgentSpec;
+use latrunculi_agents::{AgentSpec, Players};
 use latrunculi_rules::Ruleset;
 use rayon::prelude::*;
 
@@ -92,9 +92,11 @@ pub struct LadderPlan {
 impl LadderPlan {
     /// Checks the settings of `latrunculi ladder`: the ruleset loads, at least one game,
     /// `prior_draws` ≥ 0, every agent of the agents file ([`read_agents`]) builds for the
-    /// ruleset and none repeats, and the `anchor` spec is one of them.
+    /// ruleset and none repeats, and the `anchor` spec is one of them. The specs are read
+    /// by `players`.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
+        players: &Players,
         ruleset: &RulesetChoice,
         agents_file: &Path,
         games: u32,
@@ -117,7 +119,7 @@ impl LadderPlan {
         }
         let mut agents: Vec<AgentSpec> = Vec::new();
         for (line, spec) in read_agents(agents_file)? {
-            let canonical = crate::agents::spec_for(&spec, &rs)
+            let canonical = crate::agents::spec_for(players, &spec, &rs)
                 .map_err(|e| e.context(format!("{} line {line}", agents_file.display())))?;
             if let Some(k) = agents.iter().position(|a| *a == canonical) {
                 return Err(ArenaError::content(
@@ -128,7 +130,7 @@ impl LadderPlan {
             }
             agents.push(canonical);
         }
-        let anchor_spec = crate::agents::spec_for(anchor, &rs)
+        let anchor_spec = crate::agents::spec_for(players, anchor, &rs)
             .map_err(|e| ArenaError::SettingAgent { setting: Setting::Anchor, source: Box::new(e) })?;
         let anchor = agents.iter().position(|a| *a == anchor_spec).ok_or_else(|| ArenaError::AnchorNotListed {
             anchor: anchor_spec.to_string(),

@@ -62,7 +62,8 @@ fn small_plan(name: &str) -> LadderPlan {
         board: Some("6x6".parse().unwrap()),
         rules_dir: PathBuf::from("/nonexistent"),
     };
-    let plan = LadderPlan::new(&choice, &agents, 4, 7, 200, 1.0, "random").unwrap();
+    let plan =
+        LadderPlan::new(&latrunculi_agents::Players::baseline(), &choice, &agents, 4, 7, 200, 1.0, "random").unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     plan
 }

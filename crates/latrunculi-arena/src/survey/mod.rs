@@ -83,7 +83,7 @@
 
 use std::path::{Path, PathBuf};
 
-use latrunculi_agents::AgentSpec;
+use latrunculi_agents::{AgentSpec, Players};
 use latrunculi_rules::{Ruleset, RulesetError, RulesetSpec, fnv1a};
 use serde::{Deserialize, Serialize};
 
@@ -206,8 +206,14 @@ pub fn ruleset_label(entry: &str, rules_dir: &Path) -> Result<(String, Ruleset)>
 /// The canonical specs of the pairing `[a, b]`, checked against every ruleset: every agent
 /// must be able to play every ruleset's board (an `az` model is made for one board size).
 /// `place` says where the pairing was written, for the error.
-fn canonical_pairing(a: &str, b: &str, rulesets: &[(String, Ruleset)], place: &str) -> Result<(AgentSpec, AgentSpec)> {
-    let spec = |text: &str| crate::agents::parse_spec(text).context_with(|| place.to_string());
+fn canonical_pairing(
+    players: &Players,
+    a: &str,
+    b: &str,
+    rulesets: &[(String, Ruleset)],
+    place: &str,
+) -> Result<(AgentSpec, AgentSpec)> {
+    let spec = |text: &str| crate::agents::parse_spec(players, text).context_with(|| place.to_string());
     let p = (spec(a)?, spec(b)?);
     for (label, rs) in rulesets {
         let ctx = || format!("{place}, for ruleset '{label}'");
@@ -221,8 +227,8 @@ fn canonical_pairing(a: &str, b: &str, rulesets: &[(String, Ruleset)], place: &s
 pub(crate) type Key = (usize, usize, u32);
 
 impl Survey {
-    /// Parses and checks the text of an experiment file.
-    pub fn from_toml_str(text: &str, rules_dir: &Path) -> Result<Survey> {
+    /// Parses and checks the text of an experiment file, its agent specs by `players`.
+    pub fn from_toml_str(text: &str, rules_dir: &Path, players: &Players) -> Result<Survey> {
         let config: SurveyConfig =
             toml::from_str(text).map_err(|e| ArenaError::Experiment(e.to_string().trim_end().to_string()))?;
         if config.rulesets.is_empty() {
@@ -266,7 +272,7 @@ impl Survey {
         }
         let mut pairings: Vec<(AgentSpec, AgentSpec)> = Vec::new();
         for [a, b] in &config.pairings {
-            let p = canonical_pairing(a, b, &rulesets, "in `pairings`")?;
+            let p = canonical_pairing(players, a, b, &rulesets, "in `pairings`")?;
             if pairings.contains(&p) {
                 return Err(ArenaError::Experiment(format!(
                     "pairing [\"{}\", \"{}\"] is listed twice in `pairings`",
@@ -280,7 +286,7 @@ impl Survey {
         for c in &config.cap {
             let [a, b] = &c.pairing;
             let what = || format!("[[cap]] pairing [\"{a}\", \"{b}\"]");
-            let q = canonical_pairing(a, b, &rulesets, &what())?;
+            let q = canonical_pairing(players, a, b, &rulesets, &what())?;
             let p = pairings
                 .iter()
                 .position(|x| *x == q)

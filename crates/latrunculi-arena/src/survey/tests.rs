@@ -47,7 +47,7 @@ fn fuzzed_experiment_and_agents_files_are_refused_or_accepted_never_panic() {
         }
         let text = String::from_utf8_lossy(&b).into_owned();
         let r = std::panic::catch_unwind(|| {
-            if let Err(e) = Survey::from_toml_str(&text, &rules_dir()) {
+            if let Err(e) = Survey::from_toml_str(&text, &rules_dir(), &Players::baseline()) {
                 assert!(!crate::error::full_message(&e).trim().is_empty());
             }
             std::fs::write(&agents, &text).unwrap();
@@ -67,20 +67,23 @@ fn fuzzed_experiment_and_agents_files_are_refused_or_accepted_never_panic() {
 #[test]
 fn config_errors_name_the_problem() {
     let base = "rulesets = [\"kowalski\"]\npairings = [[\"random\", \"random\"]]\ngames = 2\n";
-    assert!(Survey::from_toml_str(base, &rules_dir()).is_ok());
-    let e =
-        crate::error::full_message(&Survey::from_toml_str(&format!("{base}colour = 1\n"), &rules_dir()).unwrap_err());
+    assert!(Survey::from_toml_str(base, &rules_dir(), &Players::baseline()).is_ok());
+    let e = crate::error::full_message(
+        &Survey::from_toml_str(&format!("{base}colour = 1\n"), &rules_dir(), &Players::baseline()).unwrap_err(),
+    );
     assert!(e.contains("colour"), "{e}");
     let e = crate::error::full_message(
-        &Survey::from_toml_str(&base.replace("kowalski", "nosuch"), &rules_dir()).unwrap_err(),
+        &Survey::from_toml_str(&base.replace("kowalski", "nosuch"), &rules_dir(), &Players::baseline()).unwrap_err(),
     );
     assert!(e.contains("nosuch"), "{e}");
     let e = crate::error::full_message(
-        &Survey::from_toml_str(&base.replace("\"random\"]", "\"wizard\"]"), &rules_dir()).unwrap_err(),
+        &Survey::from_toml_str(&base.replace("\"random\"]", "\"wizard\"]"), &rules_dir(), &Players::baseline())
+            .unwrap_err(),
     );
     assert!(e.contains("wizard"), "{e}");
     let e = crate::error::full_message(
-        &Survey::from_toml_str(&base.replace("kowalski", "kowalski@99x2"), &rules_dir()).unwrap_err(),
+        &Survey::from_toml_str(&base.replace("kowalski", "kowalski@99x2"), &rules_dir(), &Players::baseline())
+            .unwrap_err(),
     );
     assert!(e.contains("kowalski@99x2"), "{e}");
 }
@@ -88,20 +91,21 @@ fn config_errors_name_the_problem() {
 #[test]
 fn fingerprint_tracks_settings() {
     let base = "rulesets = [\"kowalski\", \"xxi@12x8\"]\npairings = [[\"random\", \"random\"]]\ngames = 2\n";
-    let a = Survey::from_toml_str(base, &rules_dir()).unwrap();
+    let a = Survey::from_toml_str(base, &rules_dir(), &Players::baseline()).unwrap();
     assert_eq!(a.rulesets[1].0, "xxi@12x8");
-    let b = Survey::from_toml_str(&format!("{base}out = \"elsewhere\"\n"), &rules_dir()).unwrap();
+    let b = Survey::from_toml_str(&format!("{base}out = \"elsewhere\"\n"), &rules_dir(), &Players::baseline()).unwrap();
     assert_eq!(a.fingerprint(), b.fingerprint());
-    let c = Survey::from_toml_str(&format!("{base}seed = 2\n"), &rules_dir()).unwrap();
+    let c = Survey::from_toml_str(&format!("{base}seed = 2\n"), &rules_dir(), &Players::baseline()).unwrap();
     assert_ne!(a.fingerprint(), c.fingerprint());
 }
 
 #[test]
 fn adaptive_cells_stop_at_the_first_narrow_enough_boundary() {
     let base = "rulesets = [\"kowalski\"]\npairings = [[\"random\", \"random\"]]\ngames = 400\n";
-    let fixed = Survey::from_toml_str(base, &rules_dir()).unwrap();
+    let fixed = Survey::from_toml_str(base, &rules_dir(), &Players::baseline()).unwrap();
     assert_eq!(fixed.games_needed(0, |_| None), 400, "without min_games every game is needed");
-    let s = Survey::from_toml_str(&format!("{base}min_games = 100\nbatch = 50\n"), &rules_dir()).unwrap();
+    let s = Survey::from_toml_str(&format!("{base}min_games = 100\nbatch = 50\n"), &rules_dir(), &Players::baseline())
+        .unwrap();
     assert_eq!(s.adaptive(), Some(Adaptive { min_games: 100, batch: 50, half_width: 0.05 }));
     // Nothing played: the first round.
     assert_eq!(s.games_needed(0, |_| None), 100);
@@ -118,18 +122,19 @@ fn adaptive_cells_stop_at_the_first_narrow_enough_boundary() {
     assert_ne!(s.fingerprint(), fixed.fingerprint());
     assert!(!fixed.fingerprint().contains("adaptive"));
     for bad in ["min_games = 0\n", "min_games = 401\n", "batch = 5\n", "min_games = 10\nhalf_width = 0\n"] {
-        assert!(Survey::from_toml_str(&format!("{base}{bad}"), &rules_dir()).is_err(), "{bad}");
+        assert!(Survey::from_toml_str(&format!("{base}{bad}"), &rules_dir(), &Players::baseline()).is_err(), "{bad}");
     }
 }
 
 #[test]
 fn pairing_caps_stop_one_pairing_early_and_are_checked() {
     let base = "rulesets = [\"kowalski\"]\npairings = [[\"random\", \"random\"], [\"greedy\", \"random\"]]\ngames = 400\nmin_games = 50\n";
-    let plain = Survey::from_toml_str(base, &rules_dir()).unwrap();
+    let plain = Survey::from_toml_str(base, &rules_dir(), &Players::baseline()).unwrap();
     assert_eq!(plain.caps, vec![400, 400]);
     let s = Survey::from_toml_str(
         &format!("{base}[[cap]]\npairing = [\"greedy\", \"random\"]\ngames = 100\n"),
         &rules_dir(),
+        &Players::baseline(),
     )
     .unwrap();
     assert_eq!(s.caps, vec![400, 100]);
@@ -153,7 +158,9 @@ fn pairing_caps_stop_one_pairing_early_and_are_checked() {
         ),
         ("[[cap]]\npairing = [\"random\", \"random\"]\ngames = 9\ncolour = 1\n", "colour"),
     ] {
-        let e = crate::error::full_message(&Survey::from_toml_str(&format!("{base}{bad}"), &rules_dir()).unwrap_err());
+        let e = crate::error::full_message(
+            &Survey::from_toml_str(&format!("{base}{bad}"), &rules_dir(), &Players::baseline()).unwrap_err(),
+        );
         assert!(e.contains(needle), "{bad}: {e}");
     }
 }
@@ -193,7 +200,7 @@ fn read(dir: &Path, file: &str) -> Vec<u8> {
 
 #[test]
 fn an_interrupted_survey_resumes_to_the_files_of_one_run() {
-    let survey = Survey::from_toml_str(SMALL, &rules_dir()).unwrap();
+    let survey = Survey::from_toml_str(SMALL, &rules_dir(), &Players::baseline()).unwrap();
     let whole = scratch("whole");
     run_survey(&survey, SMALL, &whole, None).unwrap();
     let games = String::from_utf8(read(&whole, "games.csv")).unwrap();
@@ -224,7 +231,9 @@ fn an_interrupted_survey_resumes_to_the_files_of_one_run() {
     assert!(survey_progress(&survey, &cut, None).unwrap().iter().all(CellProgress::is_finished));
 
     // Another experiment in the same folder is refused, naming the difference.
-    let other = Survey::from_toml_str(&SMALL.replace("games = 4", "games = 4\nseed = 9"), &rules_dir()).unwrap();
+    let other =
+        Survey::from_toml_str(&SMALL.replace("games = 4", "games = 4\nseed = 9"), &rules_dir(), &Players::baseline())
+            .unwrap();
     let e = run_survey(&other, SMALL, &cut, None).unwrap_err();
     assert!(matches!(e, ArenaError::OtherExperiment { ref diff, .. } if diff.contains("seed = 9")), "{e}");
     for d in [whole, cut] {
@@ -234,7 +243,7 @@ fn an_interrupted_survey_resumes_to_the_files_of_one_run() {
 
 #[test]
 fn shards_merge_into_the_files_of_one_run() {
-    let survey = Survey::from_toml_str(SMALL, &rules_dir()).unwrap();
+    let survey = Survey::from_toml_str(SMALL, &rules_dir(), &Players::baseline()).unwrap();
     let whole = scratch("shards-whole");
     run_survey(&survey, SMALL, &whole, None).unwrap();
     let shards: Vec<PathBuf> = (1..=3).map(|k| scratch(&format!("shard-{k}"))).collect();

@@ -25,7 +25,7 @@ pub fn match_score(
     if games == 0 {
         return Ok(f64::NAN);
     }
-    let opponent: latrunculi_agents::AgentSpec = opponent.parse()?;
+    let opponent = crate::agent::players().parse(opponent)?;
     let scores: Vec<f64> = (0..games)
         .into_par_iter()
         .map(|g| -> Result<f64, AzError> {
