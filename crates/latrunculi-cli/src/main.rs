@@ -29,7 +29,7 @@ mod verdicts;
 
 /// One line of `latrunculi -h`: what the tool is.
 const ABOUT: &str = "Ludus Latrunculorum research toolkit: a rules engine for 42 reconstructions, players, \
-surveys and verdicts, Elo ladders, datasets, AlphaZero training and a web app";
+surveys and verdicts, Elo ladders, endgame tables, datasets, AlphaZero training and a web app";
 
 /// The description of `latrunculi --help`: what the tool is and which commands do what.
 const LONG_ABOUT: &str = "\
@@ -46,6 +46,7 @@ id with each uncertain rule a parameter, and asks which of them make a playable 
                  rule sensitivity, and which reconstructions are drawish or decisive
   learning       dataset, train, tune-eval: training datasets (.npy), AlphaZero training, the
                  search player's evaluation weights
+  endgames       tablebase: exact endgame tables (build, probe a position, summary as CSV)
   web app        serve: play, watch and study games in the browser
   speed          bench, bench-az
 
@@ -285,7 +286,7 @@ mod tests {
 
     #[test]
     fn the_top_level_help_names_every_command_in_its_description() {
-        let mut command = command();
+        let mut command = command(&players());
         let help = command.render_long_help().to_string();
         let description = help.split("Usage:").next().expect("a description before the usage");
         let words = description.split_whitespace().collect::<Vec<_>>().join(" ");

@@ -124,7 +124,8 @@ fn every_command_accepts_every_committed_label_through_the_library() {
             light: true,
             resume: false,
         };
-        let plan = DatasetPlan::from_spec(&dataset).unwrap_or_else(|e| panic!("dataset, {label}: {e:#}"));
+        let plan = DatasetPlan::from_spec(&dataset, &latrunculi_az::players())
+            .unwrap_or_else(|e| panic!("dataset, {label}: {e:#}"));
         assert_eq!(&plan.label, label);
         let config = latrunculi_az::TrainConfig::from_toml_str(
             &format!("ruleset = \"{}\"\n", label.replace('"', "\\\"")),
