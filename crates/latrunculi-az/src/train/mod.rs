@@ -50,9 +50,13 @@ use crate::search::{BoardTables, SearchConfig};
 use crate::selfplay::{Sample, SelfPlayConfig, SelfPlayOutput, self_play};
 
 pub mod buffer;
+mod folder;
 pub mod log;
 pub mod matches;
 pub mod steps;
+
+pub use folder::state_file;
+use folder::{Folder, remove_other_states};
 
 pub use buffer::ReplayBuffer;
 pub use log::{LOG_HEADER, LogRow};
@@ -97,53 +101,6 @@ fn bar(len: u64, msg: String, quiet: bool) -> ProgressBar {
     );
     pb.set_message(msg);
     pb
-}
-
-/// The optimizer or buffer file (`what`) of iteration `it`: `optimizer-NNNN.bin`.
-pub fn state_file(out: &Path, what: &str, it: u32) -> PathBuf {
-    out.join(format!("{what}-{it:04}.bin"))
-}
-
-/// Removes the optimizer and buffer files of iterations other than `it` (and the
-/// unnumbered ones of older runs) once `it` is committed; failures are ignored (a file
-/// left behind is removed after the next iteration).
-fn remove_other_states(out: &Path, it: u32) {
-    let keep = [state_file(out, "optimizer", it), state_file(out, "buffer", it)];
-    let Ok(entries) = fs::read_dir(out) else { return };
-    for e in entries.flatten() {
-        let path = e.path();
-        let name = e.file_name().to_string_lossy().into_owned();
-        let ours = (name.starts_with("optimizer") || name.starts_with("buffer")) && name.ends_with(".bin");
-        if ours && !keep.contains(&path) {
-            let _ = fs::remove_file(&path);
-        }
-    }
-}
-
-/// The files of a run folder.
-struct Folder {
-    out: PathBuf,
-    state: PathBuf,
-    config: PathBuf,
-    log: PathBuf,
-    checkpoints: PathBuf,
-}
-
-impl Folder {
-    fn new(out: &Path) -> Folder {
-        Folder {
-            out: out.to_path_buf(),
-            state: out.join("state.toml"),
-            config: out.join("config.toml"),
-            log: out.join(log::LOG_FILE),
-            checkpoints: out.join("checkpoints"),
-        }
-    }
-
-    /// The checkpoint of iteration `it`.
-    fn checkpoint(&self, it: u32) -> PathBuf {
-        self.checkpoints.join(format!("iter-{it:04}.az"))
-    }
 }
 
 /// What a run carries from one iteration to the next.

@@ -14,18 +14,20 @@
 //! becomes the new root, compacted into a fresh arena.
 
 use latrunculi_rules::{Color, Move, Position};
-use latrunculi_sim::{ActionSpace, ObservationEncoder};
-use ndarray::ArrayViewMut3;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand_distr::{Distribution, Gamma};
 use rayon::prelude::*;
 
 use crate::AzError;
-use crate::frame::ActionFrame;
 use crate::gumbel::{GumbelConfig, Halving, RootChild};
-use crate::model::{Evaluation, Network, NetworkConfig};
-use crate::policy::{HeadKind, PolicyMap};
+use crate::model::{Evaluation, Network};
+
+mod config;
+mod tables;
+
+pub use config::{Fpu, SearchConfig};
+pub use tables::BoardTables;
 
 /// Something that scores a batch of observations: policy logits (`batch × outputs`,
 /// row-major, laid out as [`BoardTables::logit`] says), values for the side to move
@@ -51,67 +53,6 @@ pub struct UniformEvaluator {
 impl Evaluator for UniformEvaluator {
     fn evaluate(&self, _obs: Vec<f32>, batch: usize, _shape: [usize; 3]) -> Result<Evaluation, AzError> {
         Ok(Evaluation { logits: vec![0.0; batch * self.actions], values: vec![0.0; batch], scores: Vec::new() })
-    }
-}
-
-/// The value assumed for a child never visited (first-play urgency).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Fpu {
-    /// A fixed value (0: an unvisited move is assumed even).
-    Value(f32),
-    /// The parent's mean value for the mover minus this reduction (Leela Zero style).
-    ParentMinus(f32),
-}
-
-/// Search parameters.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SearchConfig {
-    /// Visits of the root to reach before a move is chosen (visits kept from the
-    /// previous move's tree count).
-    pub sims: u32,
-    /// Exploration constant of PUCT: `Q + c_puct · P · sqrt(N_parent) / (1 + n)`.
-    pub c_puct: f32,
-    /// Leaves gathered per tree per batch (more than 1 uses virtual loss).
-    pub leaves_per_round: u32,
-    /// Virtual loss added per pending visit (counted as a loss for the node's mover).
-    pub virtual_loss: f32,
-    /// Value assumed for a child never visited (first-play urgency).
-    pub fpu: Fpu,
-    /// Dirichlet concentration of the root noise; `<= 0`: `10 / legal moves` (AlphaZero's
-    /// scaling, about 0.3 for chess's ~35 moves).
-    pub dirichlet_alpha: f32,
-    /// Weight of the root noise in the priors (0: no noise).
-    pub dirichlet_frac: f32,
-    /// Weight of the network's score (material) prediction in leaf values:
-    /// `value + score_utility · score`, clamped to `[-1, 1]`. 0: the value alone.
-    pub score_utility: f32,
-    /// Gumbel root search with sequential halving (see [`crate::gumbel`]) instead of PUCT
-    /// at the root; `None`: PUCT everywhere.
-    pub gumbel: Option<GumbelConfig>,
-    /// Win-in-one check: before a new leaf goes to the network, every legal move there
-    /// is tried; if one ends the game in the mover's favour the leaf is a proven win for
-    /// the side to move and is valued exactly, without the network (so a move that allows
-    /// an immediate loss is seen as one at its first visit). At the root, such a move is
-    /// visited first and played.
-    pub win_check: bool,
-}
-
-impl Default for SearchConfig {
-    /// 200 simulations, `c_puct` 1.5, 8 leaves per round, virtual loss 1, FPU 0, no noise,
-    /// no score utility, PUCT at the root, no win check.
-    fn default() -> SearchConfig {
-        SearchConfig {
-            sims: 200,
-            c_puct: 1.5,
-            leaves_per_round: 8,
-            virtual_loss: 1.0,
-            fpu: Fpu::Value(0.0),
-            dirichlet_alpha: 0.3,
-            dirichlet_frac: 0.0,
-            score_utility: 0.0,
-            gumbel: None,
-            win_check: false,
-        }
     }
 }
 
@@ -184,130 +125,6 @@ pub fn result_value(winner: Option<Color>, player: Color) -> f32 {
         Some(c) if c == player => 1.0,
         Some(_) => -1.0,
         None => 0.0,
-    }
-}
-
-/// Static facts about the board and the network that every tree of a search needs.
-#[derive(Clone, Debug)]
-pub struct BoardTables {
-    /// Observation encoder.
-    pub encoder: ObservationEncoder,
-    /// Action tables.
-    pub frame: ActionFrame,
-    /// Where each relative action's logit is.
-    pub policy: PolicyMap,
-    /// Observation shape `[planes, H, W]`: the encoder's planes, then one per rule plane.
-    pub shape: [usize; 3],
-    /// The value of each rule plane for this ruleset (empty for a network of one
-    /// ruleset; see [`crate::conditioning`]).
-    pub rule_planes: Vec<f32>,
-}
-
-impl BoardTables {
-    /// The tables of a ruleset's board for the first networks: the dense policy head and
-    /// the ply plane over the game's own ply cap.
-    pub fn new(ruleset: &latrunculi_rules::Ruleset) -> BoardTables {
-        BoardTables::with(ruleset, HeadKind::Dense, 0)
-    }
-
-    /// The tables of a ruleset's board for a network of `cfg` (its policy head, and its
-    /// ply plane scale when it records one).
-    /// A network whose input has more than the simulator's `NUM_PLANES` planes reads the
-    /// tactical planes too (see [`BoardTables::with_tactical`]).
-    /// A network with rule features (trained on a family of rulesets) reads their planes
-    /// after the others, valued for `ruleset`.
-    pub fn for_network(ruleset: &latrunculi_rules::Ruleset, cfg: &NetworkConfig) -> BoardTables {
-        let kind = if cfg.policy_planes > 0 { HeadKind::Spatial } else { HeadKind::Dense };
-        let observed = cfg.planes.saturating_sub(cfg.rule_features.len());
-        BoardTables::with(ruleset, kind, cfg.ply_scale as u32)
-            .with_tactical(observed > latrunculi_sim::NUM_PLANES)
-            .with_rule_planes(crate::conditioning::rule_values(&cfg.rule_features, ruleset))
-    }
-
-    /// The same tables with (or without) the simulator's tactical observation planes
-    /// (one-move capture threats of both sides, `latrunculi_sim::TACTICAL_PLANES`).
-    pub fn with_tactical(self, tactical: bool) -> BoardTables {
-        let encoder = self.encoder.with_tactical(tactical);
-        let [p, h, w] = encoder.shape();
-        BoardTables { encoder, shape: [p + self.rule_planes.len(), h, w], ..self }
-    }
-
-    /// The same tables with these constant rule planes after the encoder's planes.
-    pub fn with_rule_planes(self, rule_planes: Vec<f32>) -> BoardTables {
-        let [p, h, w] = self.encoder.shape();
-        BoardTables { shape: [p + rule_planes.len(), h, w], rule_planes, ..self }
-    }
-
-    /// The tables of a ruleset's board for a policy head of `kind`; `ply_scale > 0` fixes
-    /// the ply plane's divisor (see [`ObservationEncoder::with_ply_scale`]).
-    pub fn with(ruleset: &latrunculi_rules::Ruleset, kind: HeadKind, ply_scale: u32) -> BoardTables {
-        let mut encoder = ObservationEncoder::new(ruleset);
-        if ply_scale > 0 {
-            encoder = encoder.with_ply_scale(ply_scale);
-        }
-        let space = ActionSpace::for_rules(&ruleset.rules());
-        BoardTables {
-            encoder,
-            frame: ActionFrame::new(space),
-            policy: PolicyMap::new(kind, space),
-            shape: encoder.shape(),
-            rule_planes: Vec::new(),
-        }
-    }
-
-    /// Number of policy outputs of the network.
-    pub fn outputs(&self) -> usize {
-        self.policy.outputs()
-    }
-
-    /// The logit index of the absolute action of `mv` with `to_move` to move.
-    #[inline]
-    pub fn logit(&self, mv: Move, to_move: Color) -> Option<usize> {
-        self.policy.logit(self.frame.relative(self.frame.space().encode(mv), to_move))
-    }
-
-    /// The relative action of `mv` with `to_move` to move.
-    #[inline]
-    pub fn relative(&self, mv: Move, to_move: Color) -> u32 {
-        self.frame.relative(self.frame.space().encode(mv), to_move) as u32
-    }
-
-    /// Floats in one observation.
-    pub fn obs_len(&self) -> usize {
-        self.shape.iter().product()
-    }
-
-    /// Number of actions.
-    pub fn actions(&self) -> usize {
-        self.frame.size()
-    }
-
-    /// Writes the observation of `pos` into `out` (exactly [`BoardTables::obs_len`] values).
-    pub fn write_observation(&self, pos: &Position, out: &mut [f32]) -> Result<(), AzError> {
-        let observed = self.encoder.shape();
-        let plane = observed[1] * observed[2];
-        let split = observed[0] * plane;
-        if out.len() != self.obs_len() {
-            return Err(AzError::Tensor(format!(
-                "observation buffer of {} values for shape {:?}",
-                out.len(),
-                self.shape
-            )));
-        }
-        let (board, rules) = out.split_at_mut(split);
-        let view = ArrayViewMut3::from_shape(observed, board).map_err(|e| AzError::Tensor(e.to_string()))?;
-        self.encoder.write(pos, view).map_err(|e| AzError::Tensor(e.to_string()))?;
-        for (chunk, &v) in rules.chunks_exact_mut(plane).zip(&self.rule_planes) {
-            chunk.fill(v);
-        }
-        Ok(())
-    }
-
-    /// The observation of `pos`, as a new vector.
-    pub fn observation(&self, pos: &Position) -> Result<Vec<f32>, AzError> {
-        let mut out = vec![0.0; self.obs_len()];
-        self.write_observation(pos, &mut out)?;
-        Ok(out)
     }
 }
 
