@@ -1,4 +1,4 @@
-# The part the six job-array scripts experiments/*-array.sbatch share, sourced by each of
+# The part the job-array scripts experiments/*-array.sbatch share, sourced by each of
 # them after `set -euo pipefail` and `me=NAME-array.sbatch` (README.md, "Running on a
 # cluster"; experiments/README.md, "Shards and job arrays"). It checks the task and finds
 # the binary and the threads, and defines die, note, shard_count (sharded commands) and

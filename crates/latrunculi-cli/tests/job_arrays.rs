@@ -13,7 +13,7 @@
 //! The other tests run the scripts without SLURM (the task's variables set by hand), with a
 //! stand-in `latrunculi` that prints its arguments: the command each script builds, how it
 //! finds the binary, its threads and shard counts, its errors, and how a copy of it (as
-//! SLURM runs it) finds the part the six share, `experiments/lib/array-common.sh`.
+//! SLURM runs it) finds the part they share, `experiments/lib/array-common.sh`.
 #![cfg(unix)]
 
 use std::collections::BTreeMap;
@@ -32,7 +32,7 @@ fn text(bytes: &[u8]) -> String {
 
 // ---- the scripts without SLURM ----
 
-const SCRIPTS: [&str; 6] = ["survey", "ladder", "dataset", "eval", "train", "az-all"];
+const SCRIPTS: [&str; 7] = ["survey", "ladder", "dataset", "eval", "train", "az-all", "tablebase"];
 
 /// A scratch folder outside the repository (the scripts take paths from where they run),
 /// with a stand-in `bin/latrunculi` that prints its arguments, one per line, and its
@@ -96,7 +96,7 @@ fn the_scripts_share_one_common_part() {
     for name in SCRIPTS {
         assert_eq!(part(name), survey, "the common part of {name}-array.sbatch differs from survey-array.sbatch's");
     }
-    // What the six share is in one file, which no script repeats.
+    // What they share is in one file, which no script repeats.
     let common = fs::read_to_string(repo().join("experiments/lib/array-common.sh")).expect("the common file");
     for function in ["die()", "note()", "shard_count()", "list_items()", "item_name()", "task_item()"] {
         assert!(common.contains(&format!("\n{function} ")), "array-common.sh defines {function}");
@@ -191,6 +191,26 @@ fn survey_tasks_run_their_shard_with_the_arrays_count_and_cpus() {
     let past = [("SLURM_ARRAY_TASK_ID", "4"), ("SLURM_ARRAY_TASK_MIN", "1"), ("SLURM_ARRAY_TASK_MAX", "4")];
     assert!(err(&task(&dir, "survey", &past, &["--shards", "3", "c.toml", "t"])).contains("past the shard count 3"));
     assert!(err(&task(&dir, "survey", &array, &["c.toml"])).contains("usage: sbatch --array=1-N"));
+}
+
+#[test]
+fn tablebase_tasks_build_one_shard_of_the_materials_each() {
+    let dir = stand_in("tablebase");
+    let array = [("SLURM_ARRAY_TASK_ID", "2"), ("SLURM_ARRAY_TASK_MIN", "1"), ("SLURM_ARRAY_TASK_MAX", "4")];
+    assert_eq!(
+        ran(&task(&dir, "tablebase", &array, &["xxi", "3", "tables/"])),
+        strings(&["tablebase", "build", "--ruleset", "xxi", "--pieces", "3", "--out", "tables", "--shard", "2/4"])
+    );
+    // Resubmitted alone, a task needs the count: the shards share one folder.
+    let alone = [("SLURM_ARRAY_TASK_ID", "3"), ("SLURM_ARRAY_TASK_MIN", "3"), ("SLURM_ARRAY_TASK_MAX", "3")];
+    assert!(err(&task(&dir, "tablebase", &alone, &["xxi", "3", "tables"])).contains("--shards N"));
+    assert!(
+        ran(&task(&dir, "tablebase", &alone, &["--shards", "4", "xxi", "3", "tables"])).contains(&"3/4".to_string())
+    );
+    assert!(
+        err(&task(&dir, "tablebase", &array, &["xxi", "three", "tables"])).contains("PIECES must be a positive number")
+    );
+    assert!(err(&task(&dir, "tablebase", &array, &["xxi", "3"])).contains("usage: sbatch --array=1-N"));
 }
 
 #[test]
