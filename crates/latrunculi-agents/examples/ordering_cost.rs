@@ -18,7 +18,7 @@
 //! `cargo run --release -p latrunculi-agents --example ordering_cost -- PLIES STRIDE [RULESET...]`
 
 use latrunculi_agents::Agent;
-use latrunculi_agents::search::SearchAgent;
+use latrunculi_agents::search::{SearchAgent, SearchStats};
 use latrunculi_agents::{AgentSpec, PlayerSpec};
 use latrunculi_rules::{Position, Ruleset};
 
@@ -48,10 +48,12 @@ fn main() {
         let mut pos = Position::new(&rs);
         let mut positions = Vec::new();
         let mut searched = 0usize;
+        let mut stats = SearchStats::default();
         while !pos.is_over() && pos.ply() < plies {
-            let before = player.stats().searches;
             let m = player.select(&pos);
-            if player.stats().searches > before {
+            let before = stats.searches;
+            stats.add(&player.report(), 0.0);
+            if stats.searches > before {
                 searched += 1;
                 if searched % stride == 0 {
                     positions.push(pos.clone());
@@ -59,17 +61,18 @@ fn main() {
             }
             pos.play(m);
         }
-        let depth = player.stats().mean_depth().floor() as u32 + 1;
+        let depth = stats.mean_depth().floor() as u32 + 1;
         let mut base = 0u64;
         for switch in SWITCHES {
             let options =
                 format!("nodes={},depth={depth}{}{switch}", 1u64 << 40, if switch.is_empty() { "" } else { "," });
             let mut a = agent(&options);
+            let mut nodes = 0;
             for (k, p) in positions.iter().enumerate() {
                 a.new_game(k as u64);
                 a.select(p);
+                nodes += a.report().nodes.unwrap_or(0);
             }
-            let nodes = a.stats().nodes;
             if switch.is_empty() {
                 base = nodes;
             }

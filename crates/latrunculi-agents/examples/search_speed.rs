@@ -29,17 +29,19 @@ fn main() {
         let mut a = SearchAgent::new(&format!("alphabeta:{spec}"), cfg.clone());
         let _ = parse_agent("random");
         let mut plies = 0;
+        let mut s = latrunculi_agents::search::SearchStats::default();
         for g in 0..games {
             let mut p = Position::new(&rs);
             p.set_ply_cap(cap);
             a.new_game(g);
             while !p.is_over() {
+                let start = std::time::Instant::now();
                 let m = a.select(&p);
+                s.add(&a.report(), start.elapsed().as_secs_f64());
                 p.play(m);
                 plies += 1;
             }
         }
-        let s = a.stats();
         println!(
             "{id},{:.0},{plies},{},{:.2},{:.0},{:.1}",
             spec.strip_prefix("nodes=")

@@ -3,8 +3,8 @@
 
 use latrunculi_rules::{Color, FastRng, Move, Position};
 
-use crate::Agent;
 use crate::eval::material_diff;
+use crate::{Agent, Report};
 
 /// The largest accepted search depth.
 pub const MAX_DEPTH: u32 = 64;
@@ -74,12 +74,20 @@ pub struct AlphaBetaAgent {
     rng: FastRng,
     tt: Vec<Option<Entry>>,
     nodes: u64,
+    report: Report,
 }
 
 impl AlphaBetaAgent {
     /// An alpha-beta agent; `spec` is returned by [`Agent::spec`].
     pub fn new(spec: &str, cfg: AlphaBetaConfig) -> AlphaBetaAgent {
-        AlphaBetaAgent { spec: spec.to_string(), cfg, rng: FastRng::new(0), tt: Vec::new(), nodes: 0 }
+        AlphaBetaAgent {
+            spec: spec.to_string(),
+            cfg,
+            rng: FastRng::new(0),
+            tt: Vec::new(),
+            nodes: 0,
+            report: Report::default(),
+        }
     }
 
     /// The configuration.
@@ -242,6 +250,7 @@ impl Agent for AlphaBetaAgent {
     fn new_game(&mut self, seed: u64) {
         self.rng = FastRng::new(seed);
         self.tt.iter_mut().for_each(|e| *e = None);
+        self.report = Report::default();
     }
 
     fn select(&mut self, pos: &Position) -> Move {
@@ -250,9 +259,12 @@ impl Agent for AlphaBetaAgent {
         let mut root = self.ordered_moves(pos, self.tt_get(pos.hash()).and_then(|e| e.best));
         assert!(!root.is_empty(), "AlphaBetaAgent::select: no legal move (the game is over)");
         if root.len() == 1 {
+            self.report = Report { depth: Some(0), nodes: Some(0), ..Report::of_move(root[0]) };
             return root[0];
         }
+        let nodes_before = self.nodes;
         let mut ties = vec![root[0]];
+        let (mut reached, mut score) = (0, 0);
         for depth in 1..=self.cfg.depth {
             let mut best = -INF;
             let mut scored: Vec<(i32, Move)> = Vec::with_capacity(root.len());
@@ -268,10 +280,22 @@ impl Agent for AlphaBetaAgent {
             ties = scored.iter().filter(|(s, _)| *s == best).map(|(_, m)| *m).collect();
             scored.sort_by_key(|k| std::cmp::Reverse(k.0));
             root = scored.into_iter().map(|(_, m)| m).collect();
+            (reached, score) = (depth, best);
             if !(-WIN_BOUND..=WIN_BOUND).contains(&best) {
                 break;
             }
         }
-        ties[self.rng.below(ties.len())]
+        let mv = ties[self.rng.below(ties.len())];
+        self.report = Report {
+            score: Some(score),
+            depth: Some(reached),
+            nodes: Some(self.nodes - nodes_before),
+            ..Report::of_move(mv)
+        };
+        mv
+    }
+
+    fn report(&self) -> Report {
+        self.report.clone()
     }
 }

@@ -2,7 +2,7 @@
 
 use latrunculi_rules::{FastRng, Move, Position};
 
-use crate::Agent;
+use crate::{Agent, Report};
 
 /// A one-ply capture maximiser that looks at the opponent's replies (spec `greedy`).
 ///
@@ -26,6 +26,7 @@ pub struct GreedyAgent {
     rng: FastRng,
     moves: Vec<Move>,
     replies: Vec<Move>,
+    last: Option<Move>,
 }
 
 /// What one candidate move scores.
@@ -39,7 +40,7 @@ struct Scored {
 impl GreedyAgent {
     /// A greedy agent; `spec` is returned by [`Agent::spec`].
     pub fn new(spec: &str) -> GreedyAgent {
-        GreedyAgent { spec: spec.to_string(), rng: FastRng::new(0), moves: Vec::new(), replies: Vec::new() }
+        GreedyAgent { spec: spec.to_string(), rng: FastRng::new(0), moves: Vec::new(), replies: Vec::new(), last: None }
     }
 
     fn score(&mut self, pos: &Position, mv: Move) -> Scored {
@@ -77,6 +78,7 @@ impl Agent for GreedyAgent {
 
     fn new_game(&mut self, seed: u64) {
         self.rng = FastRng::new(seed);
+        self.last = None;
     }
 
     fn select(&mut self, pos: &Position) -> Move {
@@ -100,6 +102,11 @@ impl Agent for GreedyAgent {
         }
         let mv = moves[candidates[self.rng.below(candidates.len())]];
         self.moves = moves;
+        self.last = Some(mv);
         mv
+    }
+
+    fn report(&self) -> Report {
+        Report { mv: self.last, ..Report::default() }
     }
 }

@@ -49,31 +49,52 @@ pub trait Agent: Send {
     fn new_game(&mut self, seed: u64);
     /// Chooses a legal move; `pos` is not over and has at least one legal move.
     fn select(&mut self, pos: &Position) -> Move;
-    /// The visit distribution of the root of the last [`Agent::select`]: each root move
-    /// the search visited with its share of the root children's visits (the
-    /// probabilities sum to 1). `None` for agents that do not search by visits, before
-    /// the first `select` of a game, and when the last `select` did not search (e.g. a
-    /// forced move).
-    fn last_policy(&self) -> Option<Vec<(Move, f32)>> {
-        None
-    }
-    /// The value of the root of the last [`Agent::select`] for the side that was to
-    /// move, from -1 (a sure loss) to 1 (a sure win), for agents that estimate one (the
-    /// network player: the visit-weighted mean of its root children's values). `None`
-    /// for the others and when the last `select` did not search.
-    fn last_value(&self) -> Option<f32> {
-        None
-    }
-    /// The prior of each root move of the last [`Agent::select`] (the network's policy
-    /// over the legal moves, summing to 1), for agents guided by a policy. `None` for the
-    /// others and when the last `select` did not search.
-    fn last_priors(&self) -> Option<Vec<(Move, f32)>> {
-        None
+    /// What the agent found when it chose its last move ([`Report`]); the empty report
+    /// before the first [`Agent::select`] of a game.
+    fn report(&self) -> Report;
+}
+
+/// What an agent found when it chose a move: the move and, where the agent has them, the
+/// figures of its search. A field an agent does not give is `None` (the line: empty).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    /// The move chosen; `None` before the first [`Agent::select`] of a game.
+    pub mv: Option<Move>,
+    /// The search's score for the side to move, in the agent's units (the search player
+    /// and the fixed-depth player: 1,000 a logit, decided games near ±100,000).
+    pub score: Option<i32>,
+    /// The principal line from the position searched, starting with the move chosen
+    /// (the search player; empty for the others and for a forced move).
+    pub line: Vec<Move>,
+    /// The policy over the root moves, summing to 1: the visit distribution of agents
+    /// that search by visits (each root move the search visited with its share of the
+    /// root children's visits), the search player's soft policy with `soft`. `None` for
+    /// the others and when the agent did not search (e.g. a forced move).
+    pub policy: Option<Vec<(Move, f32)>>,
+    /// The value of the root for the side that was to move, from -1 (a sure loss) to 1
+    /// (a sure win), for agents that estimate one (the network player: the
+    /// visit-weighted mean of its root children's values; the search player: its score
+    /// as `tanh(score / 2000)`).
+    pub value: Option<f32>,
+    /// The prior of each root move (the network's policy over the legal moves, summing to
+    /// 1), for agents guided by a policy.
+    pub priors: Option<Vec<(Move, f32)>>,
+    /// Positions searched for this move, for agents that count them.
+    pub nodes: Option<u64>,
+    /// The deepest finished iteration of the search (0 for a forced move), for agents
+    /// that deepen iteratively.
+    pub depth: Option<u32>,
+}
+
+impl Report {
+    /// The report of a move chosen without a search's figures.
+    pub fn of_move(mv: Move) -> Report {
+        Report { mv: Some(mv), ..Report::default() }
     }
 }
 
 /// Normalises `(move, visits)` pairs into a visit distribution: moves with no visit are
-/// left out; `None` if no move was visited. Helper for [`Agent::last_policy`].
+/// left out; `None` if no move was visited. Helper for [`Report::policy`].
 pub fn visit_distribution(visits: impl IntoIterator<Item = (Move, u32)>) -> Option<Vec<(Move, f32)>> {
     let visited: Vec<(Move, u32)> = visits.into_iter().filter(|&(_, n)| n > 0).collect();
     let total: u64 = visited.iter().map(|&(_, n)| n as u64).sum();

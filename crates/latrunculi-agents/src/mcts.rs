@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 
 use latrunculi_rules::{Color, FastRng, Move, Position, Ruleset};
 
-use crate::Agent;
+use crate::{Agent, Report};
+
 use crate::eval::{material_diff, result_for, squash};
 
 /// Parameters of [`MctsAgent`].
@@ -60,6 +61,8 @@ pub struct MctsAgent {
     scratch: Vec<Move>,
     /// Root visit distribution of the last `select` (`None` if it did not search).
     last_policy: Option<Vec<(Move, f32)>>,
+    /// The move of the last `select`.
+    last_move: Option<Move>,
 }
 
 impl MctsAgent {
@@ -72,6 +75,7 @@ impl MctsAgent {
             nodes: Vec::new(),
             scratch: Vec::new(),
             last_policy: None,
+            last_move: None,
         }
     }
 
@@ -164,9 +168,24 @@ impl Agent for MctsAgent {
     fn new_game(&mut self, seed: u64) {
         self.rng = FastRng::new(seed);
         self.last_policy = None;
+        self.last_move = None;
     }
 
     fn select(&mut self, pos: &Position) -> Move {
+        let mv = self.choose(pos);
+        self.last_move = Some(mv);
+        mv
+    }
+
+    /// The move, the root children's visit shares of its search (`None` for a forced
+    /// move, which is played without searching) and the simulations run.
+    fn report(&self) -> Report {
+        Report { mv: self.last_move, policy: self.last_policy.clone(), ..Report::default() }
+    }
+}
+
+impl MctsAgent {
+    fn choose(&mut self, pos: &Position) -> Move {
         self.last_policy = None;
         let moves = pos.legal_move_list();
         assert!(!moves.is_empty(), "MctsAgent::select: no legal move (the game is over)");
@@ -190,12 +209,6 @@ impl Agent for MctsAgent {
             return moves[self.rng.below(moves.len())];
         }
         best[self.rng.below(best.len())]
-    }
-
-    /// The root children's visit shares of the last search (`None` for a forced move,
-    /// which is played without searching).
-    fn last_policy(&self) -> Option<Vec<(Move, f32)>> {
-        self.last_policy.clone()
     }
 }
 
@@ -228,14 +241,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn last_policy_is_the_root_visit_distribution_and_leaves_select_unchanged() {
+    fn the_reported_policy_is_the_root_visit_distribution_and_leaves_select_unchanged() {
         let rs = Ruleset::builtin("kowalski").and_then(|r| r.with_board(6, 6)).expect("kowalski at 6x6");
         let cfg = MctsConfig { sims: 60, ..MctsConfig::default() };
         let mut a = MctsAgent::new("mcts:sims=60", cfg);
         let mut b = MctsAgent::new("mcts:sims=60", cfg);
         a.new_game(7);
         b.new_game(7);
-        assert_eq!(a.last_policy(), None, "no search yet");
+        assert_eq!(a.report().policy, None, "no search yet");
         let mut pos = Position::new(&rs);
         for _ in 0..6 {
             if pos.is_over() {
@@ -245,7 +258,8 @@ mod tests {
             let mv = a.select(&pos);
             // Asking for the policy does not disturb the agent: b never asks and plays the same.
             assert_eq!(mv, b.select(&pos));
-            let policy = a.last_policy().expect("a searched position");
+            assert_eq!(a.report().mv, Some(mv));
+            let policy = a.report().policy.expect("a searched position");
             let sum: f32 = policy.iter().map(|&(_, p)| p).sum();
             assert!((sum - 1.0).abs() < 1e-5, "sum {sum}");
             assert!(policy.iter().all(|(m, p)| legal.contains(m) && *p > 0.0));
@@ -261,6 +275,6 @@ mod tests {
             pos.play(mv);
         }
         a.new_game(8);
-        assert_eq!(a.last_policy(), None, "a new game forgets the last search");
+        assert_eq!(a.report(), Report::default(), "a new game forgets the last search");
     }
 }

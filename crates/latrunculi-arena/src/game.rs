@@ -62,7 +62,7 @@ pub fn play_game(job: &GameJob<'_>) -> Result<GameRow> {
 }
 
 /// What [`play_game_observed`] calls after every ply: the position before the move,
-/// the agent that chose it (right after its `select`, so [`Agent::last_policy`]
+/// the agent that chose it (right after its `select`, so [`Agent::report`]
 /// describes this move's search) and the move. An error stops the game.
 pub type PlyObserver<'o> = dyn FnMut(&Position, &dyn Agent, Move) -> Result<()> + 'o;
 

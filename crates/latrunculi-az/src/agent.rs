@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use burn::module::Module;
-use latrunculi_agents::{Agent, AgentError, AgentKind, AgentOption, KindSpec, PlayerKind, Players, RawSpec};
+use latrunculi_agents::{Agent, AgentError, AgentKind, AgentOption, KindSpec, PlayerKind, Players, RawSpec, Report};
 use latrunculi_rules::{Move, Position, Ruleset};
 
 use crate::AzError;
@@ -322,12 +322,8 @@ pub struct AzAgent {
     tree: Option<Tree>,
     seed: u64,
     evals: u64,
-    /// Root visit distribution of the last `select`.
-    last_policy: Option<Vec<(Move, f32)>>,
-    /// Root value of the last `select`, for the side to move.
-    last_value: Option<f32>,
-    /// The network's priors of the root moves of the last `select`.
-    last_priors: Option<Vec<(Move, f32)>>,
+    /// What the last `select` found.
+    report: Report,
 }
 
 impl AzAgent {
@@ -341,9 +337,7 @@ impl AzAgent {
             tree: None,
             seed: 0,
             evals: 0,
-            last_policy: None,
-            last_value: None,
-            last_priors: None,
+            report: Report::default(),
         }
     }
 
@@ -404,9 +398,7 @@ impl Agent for AzAgent {
     fn new_game(&mut self, seed: u64) {
         self.seed = seed;
         self.tree = None;
-        self.last_policy = None;
-        self.last_value = None;
-        self.last_priors = None;
+        self.report = Report::default();
     }
 
     fn select(&mut self, pos: &Position) -> Move {
@@ -418,32 +410,22 @@ impl Agent for AzAgent {
         }
         let tree = self.tree.as_mut().expect("search_position keeps a tree");
         let children = tree.root_children();
-        self.last_policy = latrunculi_agents::visit_distribution(children.iter().map(|c| (c.mv, c.visits)));
+        let policy = latrunculi_agents::visit_distribution(children.iter().map(|c| (c.mv, c.visits)));
         // Each child's value is for the player who moved into it: the side to move here.
         let visits: u32 = children.iter().map(|c| c.visits).sum();
-        self.last_value =
-            (visits > 0).then(|| children.iter().map(|c| c.visits as f32 * c.q).sum::<f32>() / visits as f32);
-        self.last_priors = (!children.is_empty()).then(|| children.iter().map(|c| (c.mv, c.prior)).collect());
+        let value = (visits > 0).then(|| children.iter().map(|c| c.visits as f32 * c.q).sum::<f32>() / visits as f32);
+        let priors = (!children.is_empty()).then(|| children.iter().map(|c| (c.mv, c.prior)).collect());
         let mv = tree.choose(0.0).unwrap_or_else(|| pos.legal_move_list()[0]);
         tree.advance(mv, &cfg);
+        self.report = Report { mv: Some(mv), policy, value, priors, ..Report::default() };
         mv
     }
 
-    /// The root children's visit shares of the last search, taken before the tree
-    /// moves on to the chosen child.
-    fn last_policy(&self) -> Option<Vec<(Move, f32)>> {
-        self.last_policy.clone()
-    }
-
-    /// The visit-weighted mean value of the root children of the last search, for the
-    /// side that was to move.
-    fn last_value(&self) -> Option<f32> {
-        self.last_value
-    }
-
-    /// The network's priors of the root moves of the last search.
-    fn last_priors(&self) -> Option<Vec<(Move, f32)>> {
-        self.last_priors.clone()
+    /// The move; the root children's visit shares of the last search, taken before the
+    /// tree moves on to the chosen child; their visit-weighted mean value, for the side
+    /// that was to move; and the network's priors of the root moves.
+    fn report(&self) -> Report {
+        self.report.clone()
     }
 }
 
@@ -452,7 +434,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn last_policy_is_the_root_visit_distribution_before_the_tree_advances() {
+    fn the_reported_policy_is_the_root_visit_distribution_before_the_tree_advances() {
         let rs = Ruleset::builtin("kowalski").and_then(|r| r.with_board(5, 5)).expect("kowalski at 5x5");
         let net_cfg = crate::TrainConfig::default().network_config(&rs).with_blocks(1).with_channels(4);
         let net = net_cfg.init(&crate::device::inference());
@@ -461,7 +443,7 @@ mod tests {
         let mut b = AzAgent::new("az:test", net, &net_cfg, &rs, cfg);
         a.new_game(3);
         b.new_game(3);
-        assert_eq!(a.last_policy(), None);
+        assert_eq!(a.report(), Report::default());
         let mut pos = Position::new(&rs);
         for _ in 0..4 {
             if pos.is_over() {
@@ -470,23 +452,24 @@ mod tests {
             let legal = pos.legal_move_list();
             let mv = a.select(&pos);
             assert_eq!(mv, b.select(&pos), "asking for the policy changes nothing");
-            let policy = a.last_policy().expect("the agent searched");
+            let report = a.report();
+            assert_eq!(report.mv, Some(mv));
+            let policy = report.policy.expect("the agent searched");
             let sum: f32 = policy.iter().map(|&(_, p)| p).sum();
             assert!((sum - 1.0).abs() < 1e-5, "sum {sum}");
             assert!(policy.iter().all(|(m, p)| legal.contains(m) && *p > 0.0));
             let best = policy.iter().map(|&(_, p)| p).fold(0.0f32, f32::max);
             assert_eq!(policy.iter().find(|(m, _)| *m == mv).map(|&(_, p)| p), Some(best), "the most visited move");
-            let value = a.last_value().expect("a root value");
+            let value = report.value.expect("a root value");
             assert!((-1.0..=1.0).contains(&value), "value {value}");
-            let priors = a.last_priors().expect("root priors");
+            let priors = report.priors.expect("root priors");
             assert_eq!(priors.len(), legal.len(), "a prior for every legal move");
             let sum: f32 = priors.iter().map(|&(_, p)| p).sum();
             assert!((sum - 1.0).abs() < 1e-3, "priors sum {sum}");
             pos.play(mv);
         }
         a.new_game(4);
-        assert_eq!(a.last_policy(), None);
-        assert_eq!((a.last_value(), a.last_priors()), (None, None));
+        assert_eq!(a.report(), Report::default(), "a new game forgets the last search");
     }
 
     #[test]

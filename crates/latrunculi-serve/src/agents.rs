@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use latrunculi_agents::search::{SCORE_PER_LOGIT, WIN};
-use latrunculi_agents::{Agent, AgentError, AgentSpec, PlayerSpec, Players, SearchAgent};
+use latrunculi_agents::{Agent, AgentError, AgentSpec, PlayerSpec, Players};
 use latrunculi_arena::ArenaError;
 use latrunculi_rules::{Move, Position, Ruleset, splitmix64};
 use serde::Serialize;
@@ -213,17 +213,18 @@ pub fn analyse(spec: &AgentSpec, ruleset: &Ruleset, pos: &Position, seed: u64) -
     let start = Instant::now();
     let mut a =
         Analysis { agent: spec.to_string(), side: pos.side_to_move().name().to_string(), ..Analysis::default() };
-    if let PlayerSpec::Search(cfg) = spec.player() {
-        let mut agent = SearchAgent::new(&spec.to_string(), cfg.clone());
-        agent.new_game(seed);
-        let r = agent.search(pos);
-        a.best = pos.move_to_string(r.best);
-        a.score = Some(r.score);
-        a.score_text = Some(score_text(r.score));
-        a.depth = Some(r.depth);
-        a.nodes = Some(r.nodes);
+    let mut agent = build(spec, ruleset)?;
+    agent.new_game(seed);
+    let mv = agent.select(pos);
+    let r = agent.report();
+    a.best = pos.move_to_string(mv);
+    if let PlayerSpec::Search(_) = spec.player() {
+        a.score = r.score;
+        a.score_text = r.score.map(score_text);
+        a.depth = r.depth;
+        a.nodes = r.nodes;
         let mut p = pos.clone();
-        for mv in r.pv {
+        for mv in r.line {
             match p.move_to_string(mv) {
                 Some(t) if !p.is_over() => {
                     a.pv.push(t);
@@ -233,13 +234,9 @@ pub fn analyse(spec: &AgentSpec, ruleset: &Ruleset, pos: &Position, seed: u64) -
             }
         }
     } else {
-        let mut agent = build(spec, ruleset)?;
-        agent.new_game(seed);
-        let mv = agent.select(pos);
-        a.best = pos.move_to_string(mv);
-        a.value = agent.last_value();
-        a.priors = weighted(pos, agent.last_priors());
-        a.visits = weighted(pos, agent.last_policy());
+        a.value = r.value;
+        a.priors = weighted(pos, r.priors);
+        a.visits = weighted(pos, r.policy);
         if a.value.is_none() && a.priors.is_empty() && a.visits.is_empty() {
             a.note = Some(format!(
                 "{} gives no evaluation, only its move; ask alphabeta:ms=N for a score and line, or an az model for a value and policy",

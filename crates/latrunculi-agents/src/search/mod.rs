@@ -27,14 +27,13 @@ pub mod weights;
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
 
 use latrunculi_rules::{Move, Position, Ruleset};
 
 pub use engine::{Engine, SearchResult};
 pub use weights::{EvalWeights, WeightsError};
 
-use crate::{Agent, AgentError};
+use crate::{Agent, AgentError, Report};
 
 fn bad(agent: &str, key: &str, value: &str, expected: &'static str) -> AgentError {
     AgentError::BadValue { agent: agent.to_string(), key: key.to_string(), value: value.to_string(), expected }
@@ -115,7 +114,7 @@ pub struct EngineOptions {
     /// The evaluation weights (`eval`).
     pub eval: EvalChoice,
     /// Temperature of the soft policy in score units (`soft`): with it, every root move
-    /// is scored after the search and [`Agent::last_policy`] gives the softmax of the
+    /// is scored after the search and [`Report::policy`] gives the softmax of the
     /// scores over it (teacher targets for datasets); `None`: no policy, no extra nodes.
     pub soft: Option<u32>,
 }
@@ -257,7 +256,8 @@ impl SearchSpec {
     }
 }
 
-/// Totals over the moves an agent has searched.
+/// Totals over the moves of a search player, added up from its [`Report`]s by whoever
+/// measures it ([`SearchStats::add`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SearchStats {
     /// Moves chosen by a search (forced moves not counted).
@@ -271,6 +271,17 @@ pub struct SearchStats {
 }
 
 impl SearchStats {
+    /// Adds the move of `report` (a move chosen by a search, depth ≥ 1; forced moves are
+    /// not counted), which took `seconds`.
+    pub fn add(&mut self, report: &Report, seconds: f64) {
+        if let (Some(depth @ 1..), Some(nodes)) = (report.depth, report.nodes) {
+            self.searches += 1;
+            self.nodes += nodes;
+            self.depth_sum += depth as u64;
+            self.seconds += seconds;
+        }
+    }
+
     /// Mean depth reached per search.
     pub fn mean_depth(&self) -> f64 {
         self.depth_sum as f64 / self.searches.max(1) as f64
@@ -294,7 +305,6 @@ pub struct SearchAgent {
     spec: String,
     engine: Option<Engine>,
     cfg: SearchSpec,
-    stats: SearchStats,
     last: Option<SearchResult>,
     seed: u64,
 }
@@ -302,22 +312,12 @@ pub struct SearchAgent {
 impl SearchAgent {
     /// A search agent; `spec` is returned by [`Agent::spec`].
     pub fn new(spec: &str, cfg: SearchSpec) -> SearchAgent {
-        SearchAgent { spec: spec.to_string(), engine: None, cfg, stats: SearchStats::default(), last: None, seed: 0 }
+        SearchAgent { spec: spec.to_string(), engine: None, cfg, last: None, seed: 0 }
     }
 
     /// The configuration.
     pub fn config(&self) -> &SearchSpec {
         &self.cfg
-    }
-
-    /// Totals over every search so far.
-    pub fn stats(&self) -> SearchStats {
-        self.stats
-    }
-
-    /// The last search's result (score, depth, principal variation).
-    pub fn last_search(&self) -> Option<&SearchResult> {
-        self.last.as_ref()
     }
 
     /// An error if the weights file given with `eval=PATH` is for another ruleset.
@@ -346,21 +346,14 @@ impl SearchAgent {
             self.engine = Some(e);
         }
         let engine = self.engine.as_mut().expect("engine made above");
-        let start = Instant::now();
         let r = engine.search(pos);
-        if r.depth > 0 {
-            self.stats.searches += 1;
-            self.stats.nodes += r.nodes;
-            self.stats.depth_sum += r.depth as u64;
-            self.stats.seconds += start.elapsed().as_secs_f64();
-        }
         self.last = Some(r.clone());
         r
     }
 
     /// The soft policy of the last search (see [`EngineOptions::soft`]): the softmax of
     /// the root scores over the temperature, or `None` without `soft` or root scores.
-    pub fn soft_policy(&self) -> Option<Vec<(Move, f32)>> {
+    fn soft_policy(&self) -> Option<Vec<(Move, f32)>> {
         let t = self.cfg.options.soft? as f64;
         let r = self.last.as_ref()?;
         if r.root_scores.is_empty() {
@@ -389,15 +382,22 @@ impl Agent for SearchAgent {
         self.search(pos).best
     }
 
-    fn last_policy(&self) -> Option<Vec<(Move, f32)>> {
-        self.soft_policy()
-    }
-
-    /// The root score of the last search as an expected result for the side to move:
-    /// `tanh(score / (2 · SCORE_PER_LOGIT))`, which is `2p − 1` for the expected score
-    /// `p` the evaluation's logit scale stands for (a found win 1, a found loss −1).
-    fn last_value(&self) -> Option<f32> {
-        self.last.as_ref().map(|r| value_of_score(r.score))
+    /// The last search's move, score, principal line, nodes and depth; its soft policy
+    /// with `soft`; and its score as an expected result for the side to move,
+    /// `tanh(score / (2 · SCORE_PER_LOGIT))`, which is `2p − 1` for the expected score `p`
+    /// the evaluation's logit scale stands for (a found win 1, a found loss −1).
+    fn report(&self) -> Report {
+        let Some(r) = &self.last else { return Report::default() };
+        Report {
+            mv: Some(r.best),
+            score: Some(r.score),
+            line: r.pv.clone(),
+            policy: self.soft_policy(),
+            value: Some(value_of_score(r.score)),
+            priors: None,
+            nodes: Some(r.nodes),
+            depth: Some(r.depth),
+        }
     }
 }
 

@@ -115,7 +115,7 @@ fn more_nodes_reach_deeper() {
     let (s, b) = (small.search(&p), big.search(&p));
     assert!(b.depth > s.depth, "depth {} with 20,000 nodes, {} with 500", b.depth, s.depth);
     assert!(s.nodes >= 500 && s.nodes < 500 + 50_000, "nodes {}", s.nodes);
-    assert_eq!(small.stats().searches, 1);
+    assert_eq!((small.report().nodes, small.report().depth), (Some(s.nodes), Some(s.depth)));
 }
 
 /// Plain alpha-beta (no table, no ordering, no reductions) on the engine's evaluation.
@@ -296,7 +296,7 @@ fn the_soft_policy_sums_to_one_over_the_legal_moves_and_favours_the_best() {
         let mut a = agent("nodes=20000,soft=200");
         a.new_game(1);
         let best = a.select(&p);
-        let policy = a.last_policy().expect("soft gives a policy");
+        let policy = a.report().policy.expect("soft gives a policy");
         let legal = p.legal_move_list();
         assert_eq!(policy.len(), legal.len());
         assert!(policy.iter().all(|(m, q)| legal.contains(m) && *q >= 0.0));
@@ -306,15 +306,37 @@ fn the_soft_policy_sums_to_one_over_the_legal_moves_and_favours_the_best() {
         let chosen = policy.iter().find(|(m, _)| *m == best).unwrap().1;
         assert_eq!(chosen, top, "the move played has the most weight");
         // The scores are those of the search: the best move keeps its score.
-        let r = a.last_search().unwrap();
+        let r = a.search(&p);
         assert!(r.root_scores.iter().all(|&(_, s)| s <= r.score));
     }
     // Without `soft`: no policy, no root scores.
     let mut plain = agent("nodes=2000");
     plain.new_game(1);
     plain.select(&random_position("kowalski", 30, 3).unwrap());
-    assert!(plain.last_policy().is_none());
-    assert!(plain.last_search().unwrap().root_scores.is_empty());
+    assert!(plain.report().policy.is_none());
+    assert!(plain.search(&random_position("kowalski", 30, 3).unwrap()).root_scores.is_empty());
     // The moves played do not depend on `soft` (the scoring comes after the search).
     assert_eq!(game("nodes=3000,soft=200", "kowalski", 7, 40), game("nodes=3000", "kowalski", 7, 40));
+}
+
+#[test]
+fn the_report_gives_the_move_its_line_nodes_depth_score_and_value() {
+    let p = random_position("xxi", 12, 5).unwrap();
+    let mut a = agent("nodes=4000");
+    a.new_game(3);
+    assert_eq!(a.report(), crate::Report::default(), "no move yet");
+    let mv = a.select(&p);
+    let r = a.report();
+    assert_eq!(r.mv, Some(mv));
+    assert!(r.nodes.is_some_and(|n| n > 0), "{r:?}");
+    assert!(r.depth.is_some_and(|d| d >= 1), "{r:?}");
+    assert_eq!(r.line.first(), Some(&mv), "the principal line starts with the move played: {r:?}");
+    let score = r.score.expect("a score");
+    assert_eq!(r.value, Some(super::value_of_score(score)));
+    assert!((r.policy, r.priors) == (None, None), "no soft policy without soft, no priors");
+    let mut again = agent("nodes=4000");
+    again.new_game(3);
+    assert_eq!(again.select(&p), mv, "asking for the report changes nothing");
+    a.new_game(4);
+    assert_eq!(a.report(), crate::Report::default(), "a new game forgets the last search");
 }

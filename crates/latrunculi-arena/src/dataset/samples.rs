@@ -25,7 +25,7 @@ pub struct Sample {
     /// The side to move.
     pub player: Color,
     /// The mover's own estimate of the position, from -1 (a sure loss) to 1 (a sure
-    /// win) for the side to move, where its agent gives one ([`latrunculi_agents::Agent::last_value`]).
+    /// win) for the side to move, where its agent gives one ([`latrunculi_agents::Report::value`]).
     pub search_value: Option<f32>,
 }
 
@@ -109,7 +109,8 @@ pub fn sample_of(
 ) -> Result<Sample> {
     let mut sample = position_sample(encoder, space, before, mv)?;
     let (legal, action) = (&sample.legal, sample.action);
-    sample.policy = match agent.last_policy() {
+    let report = agent.report();
+    sample.policy = match report.policy {
         Some(dist) => {
             let mut out = Vec::with_capacity(dist.len());
             for (m, p) in dist {
@@ -127,7 +128,7 @@ pub fn sample_of(
         }
         None => vec![(action, 1.0)],
     };
-    sample.search_value = match agent.last_value() {
+    sample.search_value = match report.value {
         Some(v) if v.is_finite() && (-1.0..=1.0).contains(&v) => Some(v),
         Some(v) => {
             return Err(ArenaError::Game(format!("agent '{}' reported a value {v} outside [-1, 1]", agent.spec())));
