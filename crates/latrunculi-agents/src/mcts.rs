@@ -177,8 +177,8 @@ impl Agent for MctsAgent {
         mv
     }
 
-    /// The move, the root children's visit shares of its search (`None` for a forced
-    /// move, which is played without searching) and the simulations run.
+    /// The move and the root children's visit shares of its search (`None` for a forced
+    /// move, which is played without searching).
     fn report(&self) -> Report {
         Report { mv: self.last_move, policy: self.last_policy.clone(), ..Report::default() }
     }

@@ -177,26 +177,17 @@ pub struct Table {
 }
 
 impl Table {
-    /// The score of a number (`None` for an invalid number).
-    pub(crate) fn score(&self, i: u64) -> Option<Score> {
-        let (w, d) = (self.wdl[i as usize], self.dtm[i as usize] as u32);
-        match w {
-            WINS => Some(score(Wdl::Win, d)),
-            LOSES => Some(score(Wdl::Loss, d)),
-            DRAW => Some(0),
-            _ => None,
-        }
-    }
-
-    /// The score by the distance to the next capture (`None` for an invalid number).
-    pub(crate) fn dtz_score(&self, i: u64) -> Option<Score> {
-        let (w, d) = (self.wdl[i as usize], self.dtz[i as usize] as u32);
-        match w {
-            WINS => Some(score(Wdl::Win, d)),
-            LOSES => Some(score(Wdl::Loss, d)),
-            DRAW => Some(0),
-            _ => None,
-        }
+    /// The scores of a number by the distance to the end and by the distance to the next
+    /// capture, `(dtm, dtz)` (`None` for an invalid number).
+    pub(crate) fn scores(&self, i: u64) -> Option<(Score, Score)> {
+        let i = i as usize;
+        let wdl = match self.wdl[i] {
+            WINS => Wdl::Win,
+            LOSES => Wdl::Loss,
+            DRAW => return Some((0, 0)),
+            _ => return None,
+        };
+        Some((score(wdl, self.dtm[i] as u32), score(wdl, self.dtz[i] as u32)))
     }
 
     /// Counts per side to move from the arrays.

@@ -170,9 +170,9 @@ impl Tablebase {
             material: m,
             message: format!("no index number for {}", pos.to_setup().to_fen()),
         })?;
-        match (t.score(i), t.dtz_score(i)) {
-            (Some(dtm), Some(dtz)) => Ok(Some(Eval { dtm, dtz })),
-            _ => Err(TablebaseError::Internal {
+        match t.scores(i) {
+            Some((dtm, dtz)) => Ok(Some(Eval { dtm, dtz })),
+            None => Err(TablebaseError::Internal {
                 material: m,
                 message: format!("{} is marked invalid in its table", pos.to_setup().to_fen()),
             }),
