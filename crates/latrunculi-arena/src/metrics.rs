@@ -197,11 +197,6 @@ pub fn cell_line(ruleset: &str, pairing: &str, games: &[GameStats]) -> String {
     fields.join(",")
 }
 
-/// Reads a games CSV; an unreadable row is an error naming its line.
-pub fn read_games(path: &Path) -> Result<Vec<GameRow>> {
-    crate::io::games::read(path)
-}
-
 /// The metrics.csv text (header included) of the games in `rows`: rulesets resolved by
 /// label ([`RulesetSpec`]: `id`, `id@WxH`, `+key=value` changes; files in
 /// `rules_dir` first) and checked against each row's
@@ -263,7 +258,7 @@ pub fn metrics_csv(rows: &[GameRow], rules_dir: &Path, source: &Path) -> Result<
 /// `rules_dir` first) and writes them to `out` (default: `metrics.csv` beside the games
 /// file). Returns the number of games, the number of cells and the path written.
 pub fn write_metrics(games: &Path, out: Option<&Path>, rules_dir: &Path) -> Result<(usize, usize, PathBuf)> {
-    let rows = read_games(games)?;
+    let rows = crate::io::games::read(games)?;
     if rows.is_empty() {
         return Err(ArenaError::content(games, None, "has no games"));
     }
