@@ -82,14 +82,9 @@ pub fn run(args: &TablebaseArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// The label results write for the ruleset of these options.
-fn label(arg: &RulesetArg, rs: &latrunculi_rules::Ruleset) -> anyhow::Result<String> {
-    Ok(arg.ruleset.clone().with_board(arg.board)?.label_for(rs).to_string())
-}
-
 fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     let rs = args.ruleset.load()?;
-    let label = label(&args.ruleset, &rs)?;
+    let label = args.ruleset.choice().label(&rs)?;
     let shard: Option<Shard> = args.shard.as_deref().map(str::parse).transpose()?;
     if args.pieces == 0 {
         bail!("--pieces must be at least 1");
@@ -143,7 +138,7 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
 
 fn probe(args: &ProbeArgs) -> anyhow::Result<ExitCode> {
     let rs = args.ruleset.load()?;
-    let label = label(&args.ruleset, &rs)?;
+    let label = args.ruleset.choice().label(&rs)?;
     let pos = Position::from_setup(&rs, &Setup::parse(&args.fen)?)?;
     if pos.is_placement_phase() {
         bail!("pieces are still in hand: the tables cover only positions with every piece placed");
